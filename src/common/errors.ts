@@ -1,0 +1,57 @@
+// One error model for every part (style guide §6.5): a stable code, a retryable flag that survives
+// serialization, structured details for logs, and a message that says what was expected, what arrived
+// and where. Compare errors by `code` wherever they may have crossed a process or queue boundary.
+
+export const ERROR_CODES = {
+  TG_CODEC_INVALID: { status: 400, doc: 'chain data does not match its TL-B type (tag, length, leftover bits)' },
+  TG_CODEC_PRUNED: { status: 400, doc: 'a value needed for decoding sits in a pruned branch of a proof' },
+  TG_PROOF_INVALID: { status: 502, doc: 'a Merkle proof or update does not prove what it claims' },
+  TG_INPUT_INVALID: { status: 400, doc: 'user input (address, hash, BoC, stack entry) could not be parsed' },
+} as const satisfies Record<string, { status: number; doc: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface TongateErrorOptions {
+  retryable?: boolean;
+  cause?: unknown;
+  details?: Record<string, unknown>;
+}
+
+export class TongateError extends Error {
+  readonly code: ErrorCode;
+  readonly retryable: boolean;
+  readonly details: Record<string, unknown>;
+
+  constructor(code: ErrorCode, message: string, opts: TongateErrorOptions = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.retryable = opts.retryable ?? false;
+    this.details = opts.details ?? {};
+  }
+}
+
+/** Thrown by src/ton/ when chain data does not match its TL-B type. */
+export class CodecError extends TongateError {
+  constructor(message: string, opts: TongateErrorOptions = {}) {
+    super('TG_CODEC_INVALID', message, opts);
+  }
+}
+
+/** Thrown by src/ton/proof (and proof-checking clients) when a proof does not hold. */
+export class ProofError extends TongateError {
+  constructor(message: string, opts: TongateErrorOptions = {}) {
+    super('TG_PROOF_INVALID', message, opts);
+  }
+}
+
+/** Thrown when user-supplied text (address, hash, BoC, stack JSON) cannot be parsed. */
+export class InputError extends TongateError {
+  constructor(message: string, opts: TongateErrorOptions = {}) {
+    super('TG_INPUT_INVALID', message, opts);
+  }
+}
+
+export function isTongateError(e: unknown): e is TongateError {
+  return e instanceof Error && typeof (e as { code?: unknown }).code === 'string' && 'retryable' in e;
+}

@@ -1,0 +1,41 @@
+// Real chain data lives outside the repo (../shared/vectors or $TONGATE_VECTORS). Tests that need it
+// are skipped, loudly, when it is absent; .ci/run refuses to run without it.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+function locate(): string | undefined {
+  const candidates = [process.env.TONGATE_VECTORS, join(repoRoot, '..', 'shared', 'vectors')];
+  for (const c of candidates) if (c && existsSync(join(c, 'README.md'))) return resolve(c);
+  return undefined;
+}
+
+export const VECTORS_DIR = locate();
+export const hasVectors = VECTORS_DIR !== undefined;
+if (!hasVectors) {
+  process.stderr.write(
+    'tongate tests: real-chain vectors not found (set TONGATE_VECTORS or place shared/vectors beside the repo); ' +
+      'vector tests are SKIPPED\n',
+  );
+}
+
+export function vectorPath(...parts: string[]): string {
+  if (!VECTORS_DIR) throw new Error('vectors are absent');
+  return join(VECTORS_DIR, ...parts);
+}
+
+/** All JSON vector files in one folder of the vectors tree, parsed, with their file names. */
+export function loadVectors<T = Record<string, unknown>>(folder: string): Array<{ file: string; data: T }> {
+  if (!VECTORS_DIR) return [];
+  const dir = join(VECTORS_DIR, folder);
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((file) => ({ file, data: JSON.parse(readFileSync(join(dir, file), 'utf8')) as T }));
+}
+
+export function loadVector<T = Record<string, unknown>>(...parts: string[]): T {
+  return JSON.parse(readFileSync(vectorPath(...parts), 'utf8')) as T;
+}
