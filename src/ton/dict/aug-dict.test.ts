@@ -1,6 +1,6 @@
 import { beginCell, Dictionary } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { type AugDictCodec, buildHashmapAug, loadHashmapAugE, storeHashmapAugE } from './aug-dict.ts';
+import { type AugDictCodec, buildHashmapAug, loadHashmapAug, loadHashmapAugE, storeHashmapAugE } from './aug-dict.ts';
 import { loadHmLabel, storeHmLabel } from './hm-label.ts';
 
 // An augmentation with a zero-bit extra makes HashmapAug n X exactly Hashmap n X, so @ton/core's
@@ -123,5 +123,22 @@ describe('HmLabel', () => {
         }
       }
     }
+  });
+});
+
+describe('HashmapAug inline root', () => {
+  it('reads a single-leaf root followed by its container fields', () => {
+    const entries = [{ key: 7n, value: 3, extra: 5n }];
+    const cell = beginCell()
+      .store((b) => {
+        b.storeSlice(buildHashmapAug(entries, 16, sumCodec).cell.beginParse());
+      })
+      .storeUint(0xabc, 12)
+      .storeRef(beginCell().endCell())
+      .endCell();
+    const s = cell.beginParse();
+    expect(loadHashmapAug(s, 16, sumCodec).entries).toEqual(entries);
+    expect(s.loadUint(12)).toBe(0xabc);
+    expect(s.remainingRefs).toBe(1);
   });
 });

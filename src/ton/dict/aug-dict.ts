@@ -61,6 +61,7 @@ function loadEdge<V, E>(
   prefix: bigint,
   codec: AugDictCodec<V, E>,
   out: AugDict<V, E>,
+  ownCell: boolean,
 ): E | undefined {
   const label = loadHmLabel(s, n);
   const m = n - label.len;
@@ -68,7 +69,9 @@ function loadEdge<V, E>(
   if (m === 0) {
     const extra = codec.loadExtra(s);
     const value = codec.loadValue(s);
-    checkConsumed(s, 'HashmapAug leaf');
+    // An edge in its own cell must end with its value; an inline root (HashmapAug inside a larger
+    // structure, e.g. AccountBlock) is followed by its container's fields.
+    if (ownCell) checkConsumed(s, 'HashmapAug leaf');
     out.entries.push({ key, value, extra });
     return extra;
   }
@@ -84,7 +87,7 @@ function loadEdge<V, E>(
       continue;
     }
     const cs = child.beginParse(true);
-    loadEdge(cs, m - 1, (key << 1n) | bit, codec, out);
+    loadEdge(cs, m - 1, (key << 1n) | bit, codec, out, true);
   }
   return extra;
 }
@@ -92,7 +95,7 @@ function loadEdge<V, E>(
 /** HashmapAug n X Y: a non-empty augmented dictionary whose root edge starts at `s`. */
 export function loadHashmapAug<V, E>(s: Slice, keyBits: number, codec: AugDictCodec<V, E>): AugDict<V, E> {
   const out: AugDict<V, E> = { entries: [], extra: codec.empty(), pruned: 0 };
-  const extra = loadEdge(s, keyBits, 0n, codec, out);
+  const extra = loadEdge(s, keyBits, 0n, codec, out, false);
   if (extra !== undefined) out.extra = extra;
   return out;
 }
@@ -107,7 +110,7 @@ export function loadHashmapAugE<V, E>(s: Slice, keyBits: number, codec: AugDictC
   const root = s.loadRef();
   out.extra = codec.loadExtra(s);
   if (isPruned(root)) out.pruned++;
-  else loadEdge(root.beginParse(true), keyBits, 0n, codec, out);
+  else loadEdge(root.beginParse(true), keyBits, 0n, codec, out, true);
   return out;
 }
 

@@ -1,0 +1,203 @@
+import { beginCell, type Cell, loadMessage } from '@ton/core';
+import { describe, expect, it } from 'vitest';
+import { hasVectors } from '../../../test/support/vectors.ts';
+import { loadMsgEnvelope } from '../block/msg-envelope.ts';
+import { loadHmLabel, storeHmLabel } from '../dict/index.ts';
+import { buildDictRoot, dictEntries } from './dict-root.ts';
+import {
+  accountDispatchQueueExtra,
+  accountDispatchQueueMessages,
+  buildDispatchQueue,
+  buildOutMsgQueue,
+  buildProcessedInfo,
+  type EnqueuedMsg,
+  loadEnqueuedMsg,
+  loadOutMsgQueueExtra,
+  loadOutMsgQueueInfo,
+  loadProcessedUpto,
+  type OutMsgQueueInfo,
+  outMsgQueueEntries,
+  dispatchQueueEntries,
+  processedInfoEntries,
+  storeAccountDispatchQueue,
+  storeEnqueuedMsg,
+  storeOutMsgQueueExtra,
+  storeOutMsgQueueInfo,
+  storeProcessedUpto,
+} from './out-msg-queue.ts';
+import { isPruned } from './pruned.ts';
+import { loadShardState } from './shard-state.ts';
+import { augNodes, cellOf, nodeExtra, realStates } from './vectors.test-util.ts';
+
+const HASH_MASK = (1n << 256n) - 1n;
+
+/** What Aug_OutMsgQueue::eval_leaf derives: the envelope's emitted_lt, else its message's created_lt. */
+function emittedLt(v: EnqueuedMsg): bigint {
+  const env = loadMsgEnvelope(v.outMsg.beginParse());
+  if (env.kind === 'msg_envelope_v2' && env.emittedLt !== null) return env.emittedLt;
+  const info = loadMessage(env.msg.beginParse()).info;
+  if (info.type === 'external-in') throw new Error('an inbound external has no created_lt');
+  return info.createdLt;
+}
+
+describe.skipIf(!hasVectors)('OutMsgQueueInfo in real states', () => {
+  const queues: Array<{ label: string; q: OutMsgQueueInfo; cell: Cell }> = hasVectors
+    ? realStates().flatMap((st) => {
+        const s = loadShardState(st.cell.beginParse());
+        const halves = s.kind === 'shard_state' ? [{ h: s, cell: st.cell }] : [];
+        return halves.flatMap(({ h, cell }) =>
+          isPruned(h.outMsgQueueInfo) ? [] : [{ label: st.label, q: h.outMsgQueueInfo, cell: cell.refs[0]! }],
+        );
+      })
+    : [];
+
+  it('decodes and re-encodes every present OutMsgQueueInfo', () => {
+    expect(queues.length).toBeGreaterThanOrEqual(16);
+    for (const { q, cell } of queues) {
+      const again = cellOf(storeOutMsgQueueInfo(loadOutMsgQueueInfo(cell.beginParse())));
+      expect(again.hash()).toEqual(cell.hash());
+      expect(cellOf(storeOutMsgQueueInfo(q)).hash()).toEqual(cell.hash());
+    }
+  });
+
+  it('the writer rebuilds whole out queues (tongo blocks 2 and 3: 153 and 95 messages) from their entries', () => {
+    let whole = 0;
+    for (const { q } of queues) {
+      const d = outMsgQueueEntries(q.outQueue);
+      if (d.pruned > 0 || d.entries.length === 0) continue;
+      const rebuilt = buildOutMsgQueue(d.entries);
+      expect(rebuilt.root!.hash().toString('hex')).toBe(q.outQueue.root!.hash().toString('hex'));
+      expect(rebuilt.extra).toBe(q.outQueue.extra);
+      whole++;
+    }
+    expect(whole).toBeGreaterThanOrEqual(2);
+  });
+
+  it('each queued message sits under its hash with its emitted lt as extra; forks keep the minimum', () => {
+    let leaves = 0;
+    let forks = 0;
+    for (const { q } of queues) {
+      if (q.outQueue.root === null) continue;
+      for (const node of augNodes(q.outQueue.root, 352)) {
+        const s = node.afterLabel.clone();
+        const stored = s.loadUintBig(64);
+        if (node.isLeaf) {
+          const value = loadEnqueuedMsg(s);
+          if (value.outMsg.isExotic) continue; // an old state's proof may prune the envelope
+          const env = loadMsgEnvelope(value.outMsg.beginParse());
+          expect(node.key & HASH_MASK).toBe(BigInt(`0x${env.msg.hash(0).toString("hex")}`));
+          expect(emittedLt(value)).toBe(stored);
+          leaves++;
+          continue;
+        }
+        if (node.children.some((c) => c.isExotic)) continue;
+        const [l, r] = node.children.map((c) => nodeExtra(c, node.n - 1, (x) => x.loadUintBig(64)));
+        const min = l! < r! ? l! : r!;
+        expect(min).toBe(stored);
+        const label = loadHmLabel(node.cell.beginParse(), node.keyBits);
+        const b = beginCell();
+        storeHmLabel(b, label.len, label.bits, node.keyBits);
+        b.storeRef(node.children[0]!).storeRef(node.children[1]!).storeUint(min, 64);
+        expect(b.endCell().hash()).toEqual(node.cell.hash());
+        forks++;
+      }
+    }
+    expect(leaves).toBeGreaterThanOrEqual(1000);
+    expect(forks).toBeGreaterThanOrEqual(900);
+  });
+
+  it('ProcessedInfo entries decode and whole dictionaries rebuild', () => {
+    let rebuilt = 0;
+    for (const { q } of queues) {
+      const d = processedInfoEntries(q.procInfo);
+      if (d.pruned > 0 || q.procInfo === null || q.procInfo.level() !== 0) continue;
+      expect(d.entries.length).toBeGreaterThan(0);
+      for (const e of d.entries) {
+        expect(e.value.lastMsgLt).toBeGreaterThan(0n);
+        expect(e.mcSeqno).toBeGreaterThan(0);
+      }
+      expect(buildProcessedInfo(d.entries)!.hash()).toEqual(q.procInfo.hash());
+      rebuilt++;
+    }
+    expect(rebuilt).toBeGreaterThanOrEqual(15);
+  });
+
+  it('the dispatch queues of block 0:8000000000000000:71398501 decode and rebuild; forks keep the minimum lt', () => {
+    let checked = 0;
+    let smallestPresent = 0;
+    for (const { label, q } of queues) {
+      if (!label.includes('71398501')) continue;
+      if (!q.extra) throw new Error('expected OutMsgQueueExtra');
+      // The out queue is empty and its recorded size says so.
+      expect(outMsgQueueEntries(q.outQueue).entries.length).toBe(0);
+      expect(q.extra.outQueueSize).toBe(0n);
+      const d = dispatchQueueEntries(q.extra.dispatchQueue);
+      expect(d.pruned).toBe(0);
+      expect(d.entries.length).toBe(10);
+      for (const e of d.entries) {
+        // The proof keeps each account's queue but prunes most of its messages: the extra (the smallest
+        // created_lt) is at most any present key, and equals it when the smallest one is present.
+        const msgs = accountDispatchQueueMessages(e.value);
+        expect(msgs.pruned).toBeGreaterThan(0);
+        expect(e.value.count).toBeGreaterThan(BigInt(msgs.entries.length));
+        for (const m of msgs.entries) expect(e.extra <= m.key).toBe(true);
+        if (msgs.entries[0]?.key === e.extra) smallestPresent++;
+      }
+      const min = d.entries.map((e) => e.extra).reduce((a, b) => (a < b ? a : b));
+      expect(q.extra.dispatchQueue.extra).toBe(min);
+      const rebuilt = buildDispatchQueue(d.entries);
+      expect(rebuilt.root!.hash().toString('hex')).toBe(q.extra.dispatchQueue.root!.hash().toString('hex'));
+      expect(rebuilt.extra).toBe(q.extra.dispatchQueue.extra);
+      checked++;
+    }
+    expect(checked).toBe(2);
+    expect(smallestPresent).toBe(4);
+  });
+
+  it('an account dispatch queue’s extra is its smallest created_lt (2^64-1 when empty)', () => {
+    const msg = (lt: bigint): EnqueuedMsg => ({ enqueuedLt: lt, outMsg: beginCell().storeUint(lt, 64).endCell() });
+    const messages = buildDictRoot(
+      [5n, 3n, 9n].map((lt) => ({ key: lt, value: msg(lt) })).sort((a, b) => Number(a.key - b.key)),
+      64,
+      storeEnqueuedMsg,
+    );
+    expect(accountDispatchQueueExtra({ messages, count: 3n })).toBe(3n);
+    expect(accountDispatchQueueExtra({ messages: null, count: 0n })).toBe((1n << 64n) - 1n);
+  });
+});
+
+describe('OutMsgQueue codec', () => {
+  it('round-trips OutMsgQueueExtra and rejects a wrong tag', () => {
+    const v = { dispatchQueue: { root: null, extra: 0n }, outQueueSize: 7n };
+    const cell = cellOf(storeOutMsgQueueExtra(v));
+    expect(loadOutMsgQueueExtra(cell.beginParse())).toEqual(v);
+    const s = cell.beginParse();
+    s.skip(4);
+    const tampered = beginCell().storeUint(1, 4).storeSlice(s).endCell();
+    expect(() => loadOutMsgQueueExtra(tampered.beginParse())).toThrow(/OutMsgQueueExtra: expected tag 0x0, got 0x1/);
+  });
+
+  it('refuses values that do not fit their fields', () => {
+    expect(() => storeAccountDispatchQueue({ messages: null, count: 1n << 48n })).toThrow(/does not fit uint48/);
+    expect(() => storeOutMsgQueueExtra({ dispatchQueue: { root: null, extra: 0n }, outQueueSize: -1n })).toThrow(
+      /OutMsgQueueExtra/,
+    );
+    expect(() => storeProcessedUpto({ lastMsgLt: 1n, lastMsgHash: Buffer.alloc(31) })).toThrow(/last_msg_hash of 32 bytes/);
+    expect(() => loadProcessedUpto(beginCell().storeUint(1, 64).endCell().beginParse())).toThrow(/^ProcessedUpto: /);
+  });
+
+  it('builds ProcessedInfo keyed by [shard mc_seqno] and an empty one as null', () => {
+    const entries = [
+      { shard: 0x8000000000000000n, mcSeqno: 7, value: { lastMsgLt: 11n, lastMsgHash: Buffer.alloc(32, 1) } },
+      { shard: 0x4000000000000000n, mcSeqno: 9, value: { lastMsgLt: 12n, lastMsgHash: Buffer.alloc(32, 2) } },
+    ];
+    const root = buildProcessedInfo(entries);
+    const back = processedInfoEntries(root);
+    expect(back.entries.map((e) => [e.shard, e.mcSeqno])).toEqual([
+      [0x4000000000000000n, 9],
+      [0x8000000000000000n, 7],
+    ]);
+    expect(dictEntries(root, 96, loadProcessedUpto).entries.length).toBe(2);
+    expect(buildProcessedInfo([])).toBeNull();
+  });
+});
