@@ -1,6 +1,7 @@
 // The only module other parts import from src/ton/ (style guide §6.2).
 export * from './address/index.ts';
 export * from './block/index.ts';
+export * from './boc/index.ts';
 export * from './config/index.ts';
 export * from './dict/index.ts';
 export * from './message/index.ts';

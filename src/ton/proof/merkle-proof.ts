@@ -3,8 +3,8 @@
 // An exotic cell (type 3) whose one child is the proven tree with every subtree a reader did not need
 // replaced by a pruned branch; virtual_hash/depth are the level-0 hash/depth of that child, i.e. of the
 // original tree. The builder follows the node's MerkleProof::generate: keep the kept cells, prune every
-// other child that has references, keep reference-less children as they are (a pruned branch would not
-// be smaller, and the node does the same).
+// other child that has references, and keep reference-less children as they are (the node's
+// create_pruned_branch returns such a cell itself rather than a pruned branch).
 import { type Builder, beginCell, Cell, CellType, type Slice } from '@ton/core';
 import { CodecError, ProofError } from '../../common/errors.ts';
 import { childMerkleDepth, createPrunedBranch } from './pruned-branch.ts';

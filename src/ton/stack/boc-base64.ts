@@ -9,7 +9,7 @@ import { parseBoc, serializeBoc } from '../boc/index.ts';
 
 /** Standard base64 of the one-root BoC that tonlib returns for a cell (CRC32C, no index, node cell order). */
 export function formatBocBase64(cell: Cell): string {
-  return cell.toBoc().toString('base64');
+  return serializeBoc([cell], { crc32: true }).toString('base64');
 }
 
 // td::base64_decode: standard alphabet, padding required (tdutils/td/utils/base64.cpp).

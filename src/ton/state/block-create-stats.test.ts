@@ -90,7 +90,11 @@ describe('BlockCreateStats codec', () => {
     expect(() => loadBlockCreateStats(beginCell().storeUint(0x18, 8).storeBit(false).endCell().beginParse())).toThrow(
       /BlockCreateStats: expected tag 0x17 or 0x34, got 0x18/,
     );
-    const bad = beginCell().storeUint(0x5, 4).store(storeCreatorStats(stats(1))).endCell().beginParse();
+    const bad = beginCell()
+      .storeUint(0x5, 4)
+      .store(storeCreatorStats(stats(1)))
+      .endCell()
+      .beginParse();
     expect(() => loadCreatorStats(bad)).toThrow(/CreatorStats: expected tag 0x4, got 0x5/);
   });
 });

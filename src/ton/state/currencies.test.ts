@@ -8,7 +8,12 @@ import { cellOf, realStates } from './vectors.test-util.ts';
 
 function prunedBranch(): Cell {
   // pruned_branch: type 1, level mask 1, one hash and one depth.
-  const bits = beginCell().storeUint(1, 8).storeUint(1, 8).storeBuffer(Buffer.alloc(32, 7)).storeUint(3, 16).endCell().bits;
+  const bits = beginCell()
+    .storeUint(1, 8)
+    .storeUint(1, 8)
+    .storeBuffer(Buffer.alloc(32, 7))
+    .storeUint(3, 16)
+    .endCell().bits;
   return new Cell({ exotic: true, bits });
 }
 
@@ -23,7 +28,9 @@ describe('CurrencyCollection with a pruned extra-currency dictionary', () => {
   });
 
   it('refuses to add when either side’s extra currencies are unknown', () => {
-    const v = loadPrunableCurrencies(beginCell().storeCoins(1n).storeBit(true).storeRef(prunedBranch()).endCell().beginParse());
+    const v = loadPrunableCurrencies(
+      beginCell().storeCoins(1n).storeBit(true).storeRef(prunedBranch()).endCell().beginParse(),
+    );
     expect(() => addPrunableCurrencies(v, { coins: 2n })).toThrow(/CurrencyCollection: cannot add/);
     expect(addPrunableCurrencies({ coins: 1n }, { coins: 2n }).coins).toBe(3n);
   });

@@ -9,7 +9,7 @@
 // holds them with pruned subtrees that an entry list cannot carry. Kept this way they re-encode bit-exactly,
 // pruned branches included; `augDictEntries` / `dictEntries` decode them (counting the subtrees a proof
 // left out) and `buildAugDictRoot` / `buildDictRoot` make one from entries the way a node does.
-import { type Builder, type Cell, type Slice } from '@ton/core';
+import type { Builder, Cell, Slice } from '@ton/core';
 import { type AugDict, type AugDictCodec, type AugEntry, buildHashmapAug, loadHashmapAug } from '../dict/index.ts';
 import { isPrunedCell } from './pruned.ts';
 
@@ -37,7 +37,10 @@ export function loadAugDictRoot<E>(s: Slice, loadExtra: (s: Slice) => E): AugDic
   return { root, extra: loadExtra(s) };
 }
 
-export function storeAugDictRoot<E>(d: AugDictRoot<E>, storeExtra: (e: E) => (b: Builder) => void): (b: Builder) => void {
+export function storeAugDictRoot<E>(
+  d: AugDictRoot<E>,
+  storeExtra: (e: E) => (b: Builder) => void,
+): (b: Builder) => void {
   return (b) => {
     b.storeMaybeRef(d.root).store(storeExtra(d.extra));
   };

@@ -1,4 +1,5 @@
 export * from './block-create-stats.ts';
+export * from './currencies.ts';
 export * from './dict-root.ts';
 export * from './mc-state-extra.ts';
 export * from './old-mc-blocks-info.ts';
@@ -6,4 +7,3 @@ export * from './out-msg-queue.ts';
 export * from './pruned.ts';
 export * from './shard-accounts.ts';
 export * from './shard-state.ts';
-export * from './currencies.ts';

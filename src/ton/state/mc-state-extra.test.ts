@@ -72,8 +72,12 @@ describe.skipIf(!hasVectors)('McStateExtra in real masterchain states', () => {
         .filter((x) => x !== null)
         .map((x) => (x[1] ? -1 : 1) * Number(x[2]));
       for (const k of wantKeys) expect(dict.has(k), `${file} param ${k}`).toBe(true);
-      expect(dict.get(0)!.beginParse().loadBuffer(32).toString('hex')).toBe((decodedConfig.ConfigParam0 as Json).ConfigAddr);
-      expect(dict.get(1)!.beginParse().loadBuffer(32).toString('hex')).toBe((decodedConfig.ConfigParam1 as Json).ElectorAddr);
+      expect(dict.get(0)!.beginParse().loadBuffer(32).toString('hex')).toBe(
+        (decodedConfig.ConfigParam0 as Json).ConfigAddr,
+      );
+      expect(dict.get(1)!.beginParse().loadBuffer(32).toString('hex')).toBe(
+        (decodedConfig.ConfigParam1 as Json).ElectorAddr,
+      );
       // The collector walked the same dictionary: same key set.
       expect(dict.keys().sort((a, b) => a - b)).toEqual((vector.verification as Json).params);
       checked++;
@@ -126,7 +130,9 @@ describe.skipIf(!hasVectors)('McStateExtra in real masterchain states', () => {
       const leaves = binTreeLeaves(shards.get(0)!);
       expect(leaves.length).toBe(1);
       expect(leaves[0]!.leaf.seqNo).toBeGreaterThan(0);
-      expect(leaves[0]!.leaf.genUtime).toBeLessThanOrEqual(loadBlockInfo(m.st.block.blockRoot.refs[0]!.beginParse()).genUtime);
+      expect(leaves[0]!.leaf.genUtime).toBeLessThanOrEqual(
+        loadBlockInfo(m.st.block.blockRoot.refs[0]!.beginParse()).genUtime,
+      );
       checked++;
     }
     expect(checked).toBe(3);
@@ -159,7 +165,10 @@ describe('McStateExtra negative cases', () => {
     expect(back.globalBalance.coins).toBe(5n);
     expect(back.config.configAddr.toString('hex')).toBe('55'.repeat(32));
     expect(cellOf(storeMcStateExtra(back)).hash()).toEqual(cell.hash());
-    expect(cellOf(storeValidatorInfo(loadValidatorInfo(cellOf(storeValidatorInfo(r1.validatorInfo)).beginParse()))).bits.length).toBe(65);
+    expect(
+      cellOf(storeValidatorInfo(loadValidatorInfo(cellOf(storeValidatorInfo(r1.validatorInfo)).beginParse()))).bits
+        .length,
+    ).toBe(65);
   });
 
   it('throws CodecError naming McStateExtra on a wrong tag', () => {
@@ -183,6 +192,8 @@ describe('McStateExtra negative cases', () => {
       exotic: true,
       bits: beginCell().storeUint(1, 8).storeUint(1, 8).storeBuffer(Buffer.alloc(32)).storeUint(0, 16).endCell().bits,
     });
-    expect(() => mcStateShardHashes({ ...extra(), shardHashes: pruned })).toThrow(/shard_hashes, its root is a pruned branch/);
+    expect(() => mcStateShardHashes({ ...extra(), shardHashes: pruned })).toThrow(
+      /shard_hashes, its root is a pruned branch/,
+    );
   });
 });

@@ -80,7 +80,7 @@ export function loadMcStateExtraR1(s: Slice): McStateExtraR1 {
 
 export function storeMcStateExtraR1(v: McStateExtraR1): (b: Builder) => void {
   if (v.flags < 0 || v.flags > 1) throw new CodecError(`McStateExtra: expected flags <= 1, got ${v.flags}`);
-  if ((v.flags & 1) === 1 !== (v.blockCreateStats !== null)) {
+  if (((v.flags & 1) === 1) !== (v.blockCreateStats !== null)) {
     throw new CodecError(
       `McStateExtra: block_create_stats must be present exactly when flags bit 0 is set (flags ${v.flags})`,
     );

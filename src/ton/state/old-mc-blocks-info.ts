@@ -7,13 +7,7 @@ import type { Builder, Slice } from '@ton/core';
 import { decoding } from '../block/codec-util.ts';
 import { type ExtBlkRef, loadExtBlkRef, storeExtBlkRef } from '../block/ext-blk-ref.ts';
 import type { AugDict, AugDictCodec, AugEntry } from '../dict/index.ts';
-import {
-  type AugDictRoot,
-  augDictEntries,
-  buildAugDictRoot,
-  loadAugDictRoot,
-  storeAugDictRoot,
-} from './dict-root.ts';
+import { type AugDictRoot, augDictEntries, buildAugDictRoot, loadAugDictRoot, storeAugDictRoot } from './dict-root.ts';
 
 export interface KeyMaxLt {
   key: boolean;
@@ -30,9 +24,13 @@ export function storeKeyMaxLt(v: KeyMaxLt): (b: Builder) => void {
   };
 }
 
+function maxLt(a: bigint, b: bigint): bigint {
+  return a > b ? a : b;
+}
+
 /** A fork's extra: is there a key block below, and the largest end_lt below. */
 export function combineKeyMaxLt(left: KeyMaxLt, right: KeyMaxLt): KeyMaxLt {
-  return { key: left.key || right.key, maxEndLt: left.maxEndLt > right.maxEndLt ? left.maxEndLt : right.maxEndLt };
+  return { key: left.key || right.key, maxEndLt: maxLt(left.maxEndLt, right.maxEndLt) };
 }
 
 export interface KeyExtBlkRef {

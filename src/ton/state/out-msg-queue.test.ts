@@ -10,6 +10,7 @@ import {
   buildDispatchQueue,
   buildOutMsgQueue,
   buildProcessedInfo,
+  dispatchQueueEntries,
   type EnqueuedMsg,
   loadEnqueuedMsg,
   loadOutMsgQueueExtra,
@@ -17,7 +18,6 @@ import {
   loadProcessedUpto,
   type OutMsgQueueInfo,
   outMsgQueueEntries,
-  dispatchQueueEntries,
   processedInfoEntries,
   storeAccountDispatchQueue,
   storeEnqueuedMsg,
@@ -30,6 +30,10 @@ import { loadShardState } from './shard-state.ts';
 import { augNodes, cellOf, nodeExtra, realStates } from './vectors.test-util.ts';
 
 const HASH_MASK = (1n << 256n) - 1n;
+
+function minLt(a: bigint, b: bigint): bigint {
+  return a < b ? a : b;
+}
 
 /** What Aug_OutMsgQueue::eval_leaf derives: the envelope's emitted_lt, else its message's created_lt. */
 function emittedLt(v: EnqueuedMsg): bigint {
@@ -85,14 +89,14 @@ describe.skipIf(!hasVectors)('OutMsgQueueInfo in real states', () => {
           const value = loadEnqueuedMsg(s);
           if (value.outMsg.isExotic) continue; // an old state's proof may prune the envelope
           const env = loadMsgEnvelope(value.outMsg.beginParse());
-          expect(node.key & HASH_MASK).toBe(BigInt(`0x${env.msg.hash(0).toString("hex")}`));
+          expect(node.key & HASH_MASK).toBe(BigInt(`0x${env.msg.hash(0).toString('hex')}`));
           expect(emittedLt(value)).toBe(stored);
           leaves++;
           continue;
         }
         if (node.children.some((c) => c.isExotic)) continue;
         const [l, r] = node.children.map((c) => nodeExtra(c, node.n - 1, (x) => x.loadUintBig(64)));
-        const min = l! < r! ? l! : r!;
+        const min = minLt(l!, r!);
         expect(min).toBe(stored);
         const label = loadHmLabel(node.cell.beginParse(), node.keyBits);
         const b = beginCell();
@@ -143,7 +147,7 @@ describe.skipIf(!hasVectors)('OutMsgQueueInfo in real states', () => {
         for (const m of msgs.entries) expect(e.extra <= m.key).toBe(true);
         if (msgs.entries[0]?.key === e.extra) smallestPresent++;
       }
-      const min = d.entries.map((e) => e.extra).reduce((a, b) => (a < b ? a : b));
+      const min = d.entries.map((e) => e.extra).reduce(minLt);
       expect(q.extra.dispatchQueue.extra).toBe(min);
       const rebuilt = buildDispatchQueue(d.entries);
       expect(rebuilt.root!.hash().toString('hex')).toBe(q.extra.dispatchQueue.root!.hash().toString('hex'));
@@ -182,7 +186,9 @@ describe('OutMsgQueue codec', () => {
     expect(() => storeOutMsgQueueExtra({ dispatchQueue: { root: null, extra: 0n }, outQueueSize: -1n })).toThrow(
       /OutMsgQueueExtra/,
     );
-    expect(() => storeProcessedUpto({ lastMsgLt: 1n, lastMsgHash: Buffer.alloc(31) })).toThrow(/last_msg_hash of 32 bytes/);
+    expect(() => storeProcessedUpto({ lastMsgLt: 1n, lastMsgHash: Buffer.alloc(31) })).toThrow(
+      /last_msg_hash of 32 bytes/,
+    );
     expect(() => loadProcessedUpto(beginCell().storeUint(1, 64).endCell().beginParse())).toThrow(/^ProcessedUpto: /);
   });
 

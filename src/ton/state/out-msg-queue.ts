@@ -146,7 +146,8 @@ export function loadAccountDispatchQueue(s: Slice): AccountDispatchQueue {
 }
 
 export function storeAccountDispatchQueue(v: AccountDispatchQueue): (b: Builder) => void {
-  if (v.count < 0n || v.count > U48_MAX) throw new CodecError(`AccountDispatchQueue: count ${v.count} does not fit uint48`);
+  if (v.count < 0n || v.count > U48_MAX)
+    throw new CodecError(`AccountDispatchQueue: count ${v.count} does not fit uint48`);
   return (b) => {
     b.store(storeDictRoot(v.messages)).storeUint(v.count, 48);
   };

@@ -40,7 +40,8 @@ export function endOf(s: Slice, what: string): void {
 /** Decodes a whole referenced cell with `load`, or exposes it as Pruned. Other exotic cells are errors. */
 export function loadPrunableCell<T>(c: Cell, what: string, load: (s: Slice) => T): Prunable<T> {
   if (isPrunedCell(c)) return prunedOf(c);
-  if (c.isExotic) throw new CodecError(`${what}: expected an ordinary or pruned cell, got exotic type ${CellType[c.type]}`);
+  if (c.isExotic)
+    throw new CodecError(`${what}: expected an ordinary or pruned cell, got exotic type ${CellType[c.type]}`);
   const s = c.beginParse();
   const v = load(s);
   endOf(s, what);

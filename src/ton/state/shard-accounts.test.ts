@@ -89,7 +89,11 @@ describe.skipIf(!hasVectors)('Account and ShardAccount on the real account state
   });
 
   it('matches what the sources assert about frozen, storage-extra and storage-info accounts', () => {
-    const frozen = accountOf(loadAccountOrNone(rootOf(loadVector<Json>('accounts', 'account_frozen_pytoniq.json').boc_base64 as string).beginParse()));
+    const frozen = accountOf(
+      loadAccountOrNone(
+        rootOf(loadVector<Json>('accounts', 'account_frozen_pytoniq.json').boc_base64 as string).beginParse(),
+      ),
+    );
     expect(frozen.storage.state.type).toBe('frozen'); // pytoniq-core: state == account_frozen
     const extraV = loadVector<Json>('accounts', 'account_storage_extra_dict_pytoniq.json');
     const extra = accountOf(loadAccountOrNone(rootOf(extraV.boc_base64 as string).beginParse()));
@@ -99,7 +103,10 @@ describe.skipIf(!hasVectors)('Account and ShardAccount on the real account state
     const info = accountOf(loadAccountOrNone(rootOf(infoV.boc_base64 as string).beginParse()));
     const want = (infoV.expected as Json).storage_info as Json;
     const used = want.used as Json;
-    expect([info.storageStats.used.cells, info.storageStats.used.bits]).toEqual([BigInt(used.cells as number), BigInt(used.bits as number)]);
+    expect([info.storageStats.used.cells, info.storageStats.used.bits]).toEqual([
+      BigInt(used.cells as number),
+      BigInt(used.bits as number),
+    ]);
     expect(info.storageStats.lastPaid).toBe(want.lastPaid);
     expect(info.storageStats.duePayment ?? null).toBeNull();
     expect(info.storageStats.storageExtra).toBeNull();
@@ -110,7 +117,9 @@ describe.skipIf(!hasVectors)('Account and ShardAccount on the real account state
       for (const key of ['from_shard_account_boc_base64', 'to_shard_account_boc_base64']) {
         const root = rootOf(data[key] as string);
         const sa = loadShardAccount(root.beginParse());
-        expect(cellOf(storeShardAccount(sa)).hash().toString('hex'), `${file} ${key}`).toBe(root.hash().toString('hex'));
+        expect(cellOf(storeShardAccount(sa)).hash().toString('hex'), `${file} ${key}`).toBe(
+          root.hash().toString('hex'),
+        );
       }
       const after = loadShardAccount(rootOf(data.to_shard_account_boc_base64 as string).beginParse());
       const expected = data.expected as Json;
@@ -127,7 +136,11 @@ describe.skipIf(!hasVectors)('Account and ShardAccount on the real account state
     const full = loadVector<Json>('accounts', 'account_state_test_c8af6e3c.json');
     // ton-core accountStateTestPruned.txt: the virtual root is the full account c8af6e3c…
     expect(again.hash(0).toString('hex')).toBe((v.expected as Json).virtual_root_equals_full_account_hash);
-    expect(again.hash(0).toString('hex')).toBe(rootOf(full.boc_base64 as string).hash().toString('hex'));
+    expect(again.hash(0).toString('hex')).toBe(
+      rootOf(full.boc_base64 as string)
+        .hash()
+        .toString('hex'),
+    );
   });
 });
 
@@ -136,7 +149,9 @@ describe.skipIf(!hasVectors)('ShardAccounts in real states', () => {
     ? realStates().flatMap((st) => {
         const s = loadShardState(st.cell.beginParse());
         const halves = s.kind === 'shard_state' ? [s] : [s.left, s.right];
-        return halves.flatMap((h) => (isPruned(h) || isPruned(h.accounts) ? [] : [{ label: st.label, accounts: h.accounts }]));
+        return halves.flatMap((h) =>
+          isPruned(h) || isPruned(h.accounts) ? [] : [{ label: st.label, accounts: h.accounts }],
+        );
       })
     : [];
 
@@ -174,7 +189,10 @@ describe.skipIf(!hasVectors)('ShardAccounts in real states', () => {
         expect(dbiCell(shardAccountExtra(value)).hash()).toEqual(dbiCell(stored).hash());
         const b = beginCell();
         storeHmLabel(b, node.keyBits, labelOf(node.cell, node.keyBits).bits, node.keyBits);
-        const leaf = b.store(storeDepthBalanceInfo(shardAccountExtra(value))).store(storeShardAccount(value)).endCell();
+        const leaf = b
+          .store(storeDepthBalanceInfo(shardAccountExtra(value)))
+          .store(storeShardAccount(value))
+          .endCell();
         expect(leaf.hash().toString('hex')).toBe(node.cell.hash().toString('hex'));
         checked++;
       }
@@ -243,8 +261,26 @@ describe('ShardAccounts writer and DepthBalanceInfo rules', () => {
   };
 
   it('a fork takes the deeper split_depth and adds grams and each extra currency', () => {
-    const l: DepthBalanceInfo = { splitDepth: 3, balance: { coins: 10n, other: extra([[1, 5n], [2, 6n]]) } };
-    const r: DepthBalanceInfo = { splitDepth: 7, balance: { coins: 15n, other: extra([[2, 4n], [3, 1n]]) } };
+    const l: DepthBalanceInfo = {
+      splitDepth: 3,
+      balance: {
+        coins: 10n,
+        other: extra([
+          [1, 5n],
+          [2, 6n],
+        ]),
+      },
+    };
+    const r: DepthBalanceInfo = {
+      splitDepth: 7,
+      balance: {
+        coins: 15n,
+        other: extra([
+          [2, 4n],
+          [3, 1n],
+        ]),
+      },
+    };
     const c = combineDepthBalanceInfo(l, r);
     expect(c.splitDepth).toBe(7);
     expect(c.balance.coins).toBe(25n);
@@ -258,11 +294,17 @@ describe('ShardAccounts writer and DepthBalanceInfo rules', () => {
   it('builds an empty dictionary as ahme_empty with a zero total', () => {
     const empty = buildShardAccounts([]);
     expect(empty.root).toBeNull();
-    expect(cellOf(storeShardAccounts(empty)).bits.toString()).toBe(beginCell().storeUint(0, 11).endCell().bits.toString());
+    expect(cellOf(storeShardAccounts(empty)).bits.toString()).toBe(
+      beginCell().storeUint(0, 11).endCell().bits.toString(),
+    );
   });
 
   it('builds a two-account dictionary whose root total is the sum', () => {
-    const mk = (lt: bigint): ShardAccount => ({ account: null, lastTransHash: Buffer.alloc(32, Number(lt)), lastTransLt: lt });
+    const mk = (lt: bigint): ShardAccount => ({
+      account: null,
+      lastTransHash: Buffer.alloc(32, Number(lt)),
+      lastTransLt: lt,
+    });
     const entries = [
       { key: 1n, value: mk(1n), extra: { splitDepth: 0, balance: { coins: 100n } } },
       { key: 1n << 255n, value: mk(2n), extra: { splitDepth: 0, balance: { coins: 23n } } },
@@ -279,10 +321,18 @@ describe('ShardAccounts writer and DepthBalanceInfo rules', () => {
 
   it('rejects split_depth above 30 and an anycast account (CodecError naming the type)', () => {
     const bad = beginCell().storeUint(31, 5).storeCoins(0).storeBit(false).endCell();
-    expect(() => loadDepthBalanceInfo(bad.beginParse())).toThrow(/DepthBalanceInfo: expected split_depth <= 30, got 31/);
+    expect(() => loadDepthBalanceInfo(bad.beginParse())).toThrow(
+      /DepthBalanceInfo: expected split_depth <= 30, got 31/,
+    );
     expect(() => storeDepthBalanceInfo({ splitDepth: 31, balance: { coins: 0n } })).toThrow(/DepthBalanceInfo/);
     // account$1 addr_std$10 anycast:just$1 …
-    const anycast = beginCell().storeBit(true).storeUint(0b101, 3).storeUint(0, 5).storeUint(0, 8).storeBuffer(Buffer.alloc(32)).endCell();
+    const anycast = beginCell()
+      .storeBit(true)
+      .storeUint(0b101, 3)
+      .storeUint(0, 5)
+      .storeUint(0, 8)
+      .storeBuffer(Buffer.alloc(32))
+      .endCell();
     expect(() => loadAccountOrNone(anycast.beginParse())).toThrow(/Account: expected addr_std without anycast/);
   });
 

@@ -16,20 +16,14 @@ import { type Account, type Builder, beginCell, type Cell, loadAccount, type Sli
 import { CodecError } from '../../common/errors.ts';
 import { decoding } from '../block/codec-util.ts';
 import { zeroCurrencies } from '../block/currency.ts';
+import type { AugDict, AugDictCodec, AugEntry } from '../dict/index.ts';
 import {
   addPrunableCurrencies,
   loadPrunableCurrencies,
   type PrunableCurrencyCollection,
   storePrunableCurrencies,
 } from './currencies.ts';
-import type { AugDict, AugDictCodec, AugEntry } from '../dict/index.ts';
-import {
-  type AugDictRoot,
-  augDictEntries,
-  buildAugDictRoot,
-  loadAugDictRoot,
-  storeAugDictRoot,
-} from './dict-root.ts';
+import { type AugDictRoot, augDictEntries, buildAugDictRoot, loadAugDictRoot, storeAugDictRoot } from './dict-root.ts';
 import { isPruned, loadPrunableCell, type Prunable, prunedOf, storePrunableRef } from './pruned.ts';
 
 export interface DepthBalanceInfo {
@@ -56,7 +50,10 @@ export function storeDepthBalanceInfo(v: DepthBalanceInfo): (b: Builder) => void
 
 /** A fork's extra (DepthBalanceInfo::add_values): the deeper split_depth, the balances summed. */
 export function combineDepthBalanceInfo(left: DepthBalanceInfo, right: DepthBalanceInfo): DepthBalanceInfo {
-  return { splitDepth: Math.max(left.splitDepth, right.splitDepth), balance: addPrunableCurrencies(left.balance, right.balance) };
+  return {
+    splitDepth: Math.max(left.splitDepth, right.splitDepth),
+    balance: addPrunableCurrencies(left.balance, right.balance),
+  };
 }
 
 /** The extra of an empty ShardAccounts (DepthBalanceInfo::null_value). */

@@ -57,7 +57,8 @@ describe.skipIf(!hasVectors)('ShardState on real states (proofs and block state_
       expect(s.globalId).toBe(-239);
       expect(s.custom === null).toBe(info.notMaster);
       const r1 = present(s.r1, 'r1');
-      if (info.masterRef) expect(r1.masterRef?.master.rootHash.toString('hex')).toBe(info.masterRef.master.rootHash.toString('hex'));
+      if (info.masterRef)
+        expect(r1.masterRef?.master.rootHash.toString('hex')).toBe(info.masterRef.master.rootHash.toString('hex'));
       else expect(r1.masterRef).toBeNull();
       checked++;
     }
@@ -183,7 +184,10 @@ describe('ShardState negative cases', () => {
   });
 
   it('refuses an exotic cell that is not a pruned branch where a state half is expected', () => {
-    const lib = new Cell({ exotic: true, bits: beginCell().storeUint(2, 8).storeBuffer(Buffer.alloc(32)).endCell().bits });
+    const lib = new Cell({
+      exotic: true,
+      bits: beginCell().storeUint(2, 8).storeBuffer(Buffer.alloc(32)).endCell().bits,
+    });
     const split = beginCell().storeUint(0x5f327da5, 32).storeRef(lib).storeRef(lib).endCell();
     expect(() => loadShardState(split.beginParse())).toThrow(/ShardStateUnsplit: expected an ordinary or pruned cell/);
   });

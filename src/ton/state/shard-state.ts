@@ -39,13 +39,7 @@ import {
 } from './dict-root.ts';
 import { loadMcStateExtra, type McStateExtra, storeMcStateExtra } from './mc-state-extra.ts';
 import { loadOutMsgQueueInfo, type OutMsgQueueInfo, storeOutMsgQueueInfo } from './out-msg-queue.ts';
-import {
-  loadPrunableCell,
-  loadPrunableRef,
-  type Prunable,
-  prunableCell,
-  storePrunableRef,
-} from './pruned.ts';
+import { loadPrunableCell, loadPrunableRef, type Prunable, prunableCell, storePrunableRef } from './pruned.ts';
 import { loadShardAccounts, type ShardAccounts, storeShardAccounts } from './shard-accounts.ts';
 
 export interface LibDescr {
@@ -65,7 +59,8 @@ export function loadLibDescr(s: Slice): LibDescr {
 }
 
 export function storeLibDescr(v: LibDescr): (b: Builder) => void {
-  if (v.publishers.length === 0) throw new CodecError('LibDescr: expected at least one publisher (Hashmap, not HashmapE)');
+  if (v.publishers.length === 0)
+    throw new CodecError('LibDescr: expected at least one publisher (Hashmap, not HashmapE)');
   const publishers = buildDictRoot(
     v.publishers.map((key) => ({ key, value: true })),
     256,
@@ -197,7 +192,8 @@ export function loadShardState(s: Slice): ShardState {
     if (s.remainingBits < 32) throw new CodecError(`ShardState: expected a 32-bit tag, got ${s.remainingBits} bits`);
     const tag = s.loadUint(32);
     if (tag === SHARD_STATE_TAG) return loadShardStateUnsplitBody(s);
-    if (tag === SPLIT_STATE_TAG) return { kind: 'split_state', left: loadHalf(s.loadRef()), right: loadHalf(s.loadRef()) };
+    if (tag === SPLIT_STATE_TAG)
+      return { kind: 'split_state', left: loadHalf(s.loadRef()), right: loadHalf(s.loadRef()) };
     throw new CodecError(
       `ShardState: expected tag 0x${SHARD_STATE_TAG.toString(16)} or 0x${SPLIT_STATE_TAG.toString(16)}, got 0x${tag.toString(16).padStart(8, '0')}`,
     );

@@ -1,6 +1,6 @@
 // Test-only helpers for the state codec tests: where the real shard states sit inside the vectors, and a
 // walker over augmented-dictionary nodes. Imported by *.test.ts only (it reads vector files).
-import { beginCell, type Builder, Cell, CellType, type Slice } from '@ton/core';
+import { type Builder, beginCell, Cell, CellType, type Slice } from '@ton/core';
 import { loadVector, loadVectors } from '../../../test/support/vectors.ts';
 import { loadHmLabel } from '../dict/index.ts';
 import { isPrunedCell } from './pruned.ts';
@@ -105,10 +105,20 @@ export function realStates(): RealState[] {
   for (const { file, data, folder } of blockFiles) {
     const blockRoot = rootOf(data.boc_base64 as string);
     const info = ((data.verification as Json).block_info ?? (data.verification as Json).block) as Json;
-    const ids: BlockIds = { workchain: info.workchain as number, shard: info.shard as string, seqno: info.seqno as number };
+    const ids: BlockIds = {
+      workchain: info.workchain as number,
+      shard: info.shard as string,
+      seqno: info.seqno as number,
+    };
     const update = blockRoot.refs[2]!;
     const { oldHash, newHash } = merkleUpdateHashes(update);
-    const block = { workchain: ids.workchain, shard: BigInt(`0x${ids.shard}`), seqno: ids.seqno, json: data, blockRoot };
+    const block = {
+      workchain: ids.workchain,
+      shard: BigInt(`0x${ids.shard}`),
+      seqno: ids.seqno,
+      json: data,
+      blockRoot,
+    };
     out.push({ label: `${folder}/${file} old`, cell: update.refs[0]!, expectedHash: oldHash, block, side: 'old' });
     out.push({ label: `${folder}/${file} new`, cell: update.refs[1]!, expectedHash: newHash, block, side: 'new' });
   }
