@@ -6,7 +6,8 @@ import { Address } from '@ton/core';
 import type { AccountStatus } from './account-status.ts';
 import { extraCurrencyMap, type MessageView, type MessageViewOptions, messageView } from './message-view.ts';
 import type { StorageUsed } from './storage-used.ts';
-import type { TrComputePhase } from './tr-compute-phase.ts';
+import type { TrActionPhase } from './tr-action-phase.ts';
+import type { TrComputePhase, TrComputePhaseVm } from './tr-compute-phase.ts';
 import type { AccStatusChange } from './tr-storage-phase.ts';
 import { type Transaction, transactionHash } from './transaction.ts';
 import type { TransactionDescr } from './transaction-descr.ts';
@@ -40,39 +41,10 @@ export interface CreditPhaseView {
 /** v3 compute_ph: `skipped` + `reason`, or the VM fields. */
 export type ComputePhaseView =
   | { skipped: true; reason: SkipReasonName }
-  | {
-      skipped: false;
-      success: boolean;
-      msgStateUsed: boolean;
-      accountActivated: boolean;
-      gasFees: bigint;
-      gasUsed: bigint;
-      gasLimit: bigint;
-      gasCredit: bigint | null;
-      mode: number;
-      exitCode: number;
-      exitArg: number | null;
-      vmSteps: number;
-      vmInitStateHash: Buffer;
-      vmFinalStateHash: Buffer;
-    };
+  | ({ skipped: false } & Omit<TrComputePhaseVm, 'kind'>);
 
-export interface ActionPhaseView {
-  success: boolean;
-  valid: boolean;
-  noFunds: boolean;
-  statusChange: StatusChangeName;
-  totalFwdFees: bigint | null;
-  totalActionFees: bigint | null;
-  resultCode: number;
-  resultArg: number | null;
-  totActions: number;
-  specActions: number;
-  skippedActions: number;
-  msgsCreated: number;
-  actionListHash: Buffer;
-  totMsgSize: StorageUsed;
-}
+/** v3 action: the codec's fields, with the status change named as toncenter names it. */
+export type ActionPhaseView = Omit<TrActionPhase, 'statusChange'> & { statusChange: StatusChangeName };
 
 export type BouncePhaseView =
   | { type: 'negfunds' }
