@@ -7,6 +7,17 @@ export const ERROR_CODES = {
   TG_CODEC_PRUNED: { status: 400, doc: 'a value needed for decoding sits in a pruned branch of a proof' },
   TG_PROOF_INVALID: { status: 502, doc: 'a Merkle proof or update does not prove what it claims' },
   TG_INPUT_INVALID: { status: 400, doc: 'user input (address, hash, BoC, stack entry) could not be parsed' },
+  TG_ADNL_PROTOCOL: {
+    status: 502,
+    doc: 'an ADNL peer broke the protocol (handshake, checksum, packet size) or the socket closed',
+  },
+  TG_LITE_SERVER_ERROR: {
+    status: 502,
+    doc: 'a liteserver answered liteServer.error (the numeric code is in details.liteCode)',
+  },
+  TG_LITE_TIMEOUT: { status: 504, doc: 'no liteserver answered before the deadline' },
+  TG_LITE_NO_SERVERS: { status: 503, doc: 'every liteserver is down, lagging or excluded' },
+  TG_CONFIG_INVALID: { status: 500, doc: 'a configuration input (flags, env, TON global config) is invalid' },
 } as const satisfies Record<string, { status: number; doc: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -49,6 +60,50 @@ export class ProofError extends TongateError {
 export class InputError extends TongateError {
   constructor(message: string, opts: TongateErrorOptions = {}) {
     super('TG_INPUT_INVALID', message, opts);
+  }
+}
+
+/** Thrown by src/adnl/ for transport failures: retryable on another connection. */
+export class AdnlError extends TongateError {
+  constructor(message: string, opts: TongateErrorOptions = {}) {
+    super('TG_ADNL_PROTOCOL', message, { retryable: true, ...opts });
+  }
+}
+
+/**
+ * A `liteServer.error` answer. `liteCode` is the node's code (651 not found, -400 bad request, 621 unknown
+ * query, -503 timeout ...); codes that mean "this server cannot answer now" are retryable elsewhere.
+ */
+export class LiteServerError extends TongateError {
+  readonly liteCode: number;
+  constructor(liteCode: number, message: string, opts: TongateErrorOptions = {}) {
+    super('TG_LITE_SERVER_ERROR', message, {
+      retryable: RETRYABLE_LITE_CODES.has(liteCode),
+      ...opts,
+      details: { liteCode, ...opts.details },
+    });
+    this.liteCode = liteCode;
+  }
+}
+
+/** Codes a node returns when another (or an archive) server may well answer the same query. */
+export const RETRYABLE_LITE_CODES = new Set([651, 652, -503, 502, 228, 429]);
+
+export class LiteTimeoutError extends TongateError {
+  constructor(message: string, opts: TongateErrorOptions = {}) {
+    super('TG_LITE_TIMEOUT', message, { retryable: true, ...opts });
+  }
+}
+
+export class NoLiteServersError extends TongateError {
+  constructor(message: string, opts: TongateErrorOptions = {}) {
+    super('TG_LITE_NO_SERVERS', message, { retryable: true, ...opts });
+  }
+}
+
+export class ConfigError extends TongateError {
+  constructor(message: string, opts: TongateErrorOptions = {}) {
+    super('TG_CONFIG_INVALID', message, opts);
   }
 }
 
