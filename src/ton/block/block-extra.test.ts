@@ -34,6 +34,26 @@ const blocks = [
     : []),
 ];
 
+/** The workchain each block vector records (the collector's decode, not ours), in the order of `blocks`. */
+type InfoJson = { workchain: number };
+const blockInfos = [
+  ...loadVectors<{ verification: { block_info: InfoJson } }>('blocks').map(({ file, data }) => ({
+    file,
+    workchain: data.verification.block_info.workchain,
+  })),
+  ...(hasVectors
+    ? [
+        {
+          file: 'liteserver/proof_of_proof_masterchain_block_tonutils.json',
+          workchain: loadVector<{ verification: { block: InfoJson } }>(
+            'liteserver',
+            'proof_of_proof_masterchain_block_tonutils.json',
+          ).verification.block.workchain,
+        },
+      ]
+    : []),
+];
+
 const cellOf = (w: (b: Builder) => void) => beginCell().store(w).endCell();
 const extraHash = <E>(codec: AugDictCodec<unknown, E>, e: E) => cellOf(codec.storeExtra(e)).hash().toString('hex');
 /** Only what a block builder would have: key, value and leaf extra; no fork extra survives. */
@@ -151,22 +171,28 @@ describe.skipIf(!hasVectors)('augmented dictionaries of real blocks, rebuilt fro
     if (custom) expect(ccHash(vf.feesImported)).toBe(ccHash(custom.shardFees.extra.fees));
   });
 
-  it.each(blocks.filter(({ root }) => root.refs[3]!.refs.length === 4))(
-    '$file (masterchain): ShardFees reproduced',
-    ({ root }) => {
-      const mc = loadBlockCell(root).extra.custom!;
-      const mcCell = root.refs[3]!.refs[3]!;
-      // McBlockExtra: #cca5 key_block:(## 1) shard_hashes:(HashmapE 32 ..) shard_fees:(HashmapAugE 96 ..) ...
-      const s = mcCell.beginParse();
-      s.skip(16 + 1);
-      if (s.loadBit()) s.loadRef();
-      expect(s.loadBit()).toBe(mc.shardFees.entries.length > 0);
-      const realRoot = s.loadRef();
-      const built = buildHashmapAug(entriesOnly(mc.shardFees), 96, shardFeesCodec);
-      expect(built.cell.hash().equals(realRoot.hash())).toBe(true);
-      expect(extraHash(shardFeesCodec, built.extra)).toBe(extraHash(shardFeesCodec, mc.shardFees.extra));
-    },
-  );
+  const masterchain = blocks.filter(({ root }) => root.refs[3]!.refs.length === 4);
+
+  it('finds the three masterchain blocks the vectors record (workchain -1), by BlockExtra’s 4th ref', () => {
+    // The collector's own decode (verification.block_info / .block) says which blocks are masterchain ones.
+    const recorded = blockInfos.filter(({ workchain }) => workchain === -1).map(({ file }) => file);
+    expect(recorded.length).toBe(3);
+    expect(masterchain.map(({ file }) => file)).toEqual(recorded);
+  });
+
+  it.each(masterchain)('$file (masterchain): ShardFees reproduced', ({ root }) => {
+    const mc = loadBlockCell(root).extra.custom!;
+    const mcCell = root.refs[3]!.refs[3]!;
+    // McBlockExtra: #cca5 key_block:(## 1) shard_hashes:(HashmapE 32 ..) shard_fees:(HashmapAugE 96 ..) ...
+    const s = mcCell.beginParse();
+    s.skip(16 + 1);
+    if (s.loadBit()) s.loadRef();
+    expect(s.loadBit()).toBe(mc.shardFees.entries.length > 0);
+    const realRoot = s.loadRef();
+    const built = buildHashmapAug(entriesOnly(mc.shardFees), 96, shardFeesCodec);
+    expect(built.cell.hash().equals(realRoot.hash())).toBe(true);
+    expect(extraHash(shardFeesCodec, built.extra)).toBe(extraHash(shardFeesCodec, mc.shardFees.extra));
+  });
 
   it('the real dictionaries had forks to recompute', () => {
     // Guards against the comparisons above passing vacuously on leaf-only dictionaries.

@@ -2,6 +2,8 @@ import { type AccountStatus, beginCell, Cell, type CurrencyCollection, loadTrans
 import { describe, expect, it } from 'vitest';
 import { hasVectors, loadVector, loadVectors } from '../../../test/support/vectors.ts';
 import { CodecError } from '../../common/errors.ts';
+import { isPruned } from '../state/pruned.ts';
+import { libraryEntries, loadShardState } from '../state/shard-state.ts';
 import {
   type Block,
   blockId,
@@ -191,6 +193,8 @@ type TongoExpected = {
   ValueFlow: Record<string, CurrencyJson | null>;
   InMsgDescrLength: number;
   OutMsgDescrLength: number;
+  /** Library hash -> the accounts publishing it, as tongo lists them from the state after the block. */
+  Libraries: Record<string, Record<string, Record<string, never>>>;
 };
 
 const currencyJson = (c: CurrencyCollection): CurrencyJson => ({
@@ -253,6 +257,32 @@ describe.skipIf(!hasVectors)('tongo block.expected.json', () => {
 
     expect(block.extra.inMsgDescr.entries.length).toBe(exp.InMsgDescrLength);
     expect(block.extra.outMsgDescr.entries.length).toBe(exp.OutMsgDescrLength);
+  });
+
+  // tongo's libraries(&block.StateUpdate.ToRoot): the new side of the state update is the state after the
+  // block (with pruned branches); its ShardStateUnsplit libraries dict lists the libraries the block touched,
+  // each with its publishers. tongo skips the pruned parts (Items()), and so does libraryEntries.
+  it.each(tongo)('$file: the libraries of the state after the block are tongo’s', ({ data }) => {
+    const exp = data.expected.block_expected_json as TongoExpected;
+    expect(exp.Libraries).toBeDefined();
+    const block = loadBlockCell(rootOf(data));
+    const state = loadShardState(block.stateUpdate.cell.refs[1]!.beginParse());
+    if (state.kind !== 'shard_state') throw new Error('expected the state after the block to be unsplit');
+    if (isPruned(state.r1)) throw new Error('expected the state’s ^[ … libraries … ] cell to be present');
+    const libs: TongoExpected['Libraries'] = {};
+    for (const { key, value } of libraryEntries(state.r1.libraries).entries) {
+      const lib = key.toString(16).padStart(64, '0');
+      expect(hex(value.lib.hash())).toBe(lib); // the dictionary is keyed by the library cell's hash
+      libs[lib] = Object.fromEntries(value.publishers.map((p) => [p.toString(16).padStart(64, '0'), {}]));
+    }
+    expect(libs).toEqual(exp.Libraries);
+  });
+
+  it('block-5 publishes a library (so the comparison above is not only of empty maps)', () => {
+    const five = tongo.find((v) => v.file === 'mainnet_tongo_block-5.json')!;
+    const exp = (five.data.expected.block_expected_json as TongoExpected).Libraries;
+    expect(Object.keys(exp).length).toBeGreaterThan(0);
+    expect(Object.values(exp).every((publishers) => Object.keys(publishers).length > 0)).toBe(true);
   });
 });
 

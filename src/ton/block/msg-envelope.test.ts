@@ -2,6 +2,7 @@ import { Address, beginCell, Cell, loadMessage } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import { hasVectors, loadVector, loadVectors } from '../../../test/support/vectors.ts';
 import { CodecError } from '../../common/errors.ts';
+import { readmeFiles } from '../vectors-readme.test-util.ts';
 import { loadBlockCell } from './block.ts';
 import type { InMsg } from './in-msg.ts';
 import { loadMsgEnvelope, type MsgEnvelope, storeMsgEnvelope } from './msg-envelope.ts';
@@ -129,22 +130,27 @@ describe.skipIf(!hasVectors)('MsgEnvelope on real blocks', () => {
     expect(sort(got)).toEqual(sort(TONGO_METADATA[file]!));
   });
 
-  it.each(loadVectors<{ boc_base64: string }>('blocks').map((v) => v.file))(
-    '%s: descr keys are the hashes of the messages they carry',
-    (file) => {
-      const block = blockOf(file);
-      for (const { key, value } of block.extra.inMsgDescr.entries) {
-        const msg = 'msg' in value ? value.msg : value.inMsg.msg;
-        expect(msg.hash().toString('hex')).toBe(key.toString(16).padStart(64, '0'));
-      }
-      for (const { key, value } of block.extra.outMsgDescr.entries) {
-        const v: OutMsg = value;
-        if (v.kind === 'msg_export_deq_short') continue; // carries only the envelope hash
-        const msg = v.kind === 'msg_export_ext' ? v.msg : v.outMsg.msg;
-        expect(msg.hash().toString('hex')).toBe(key.toString(16).padStart(64, '0'));
-      }
-    },
-  );
+  const blockFiles = loadVectors<{ boc_base64: string }>('blocks').map((v) => v.file);
+
+  it('checks the descr keys of every block the README lists', () => {
+    const listed = readmeFiles('blocks');
+    expect(listed.length).toBe(12);
+    expect(blockFiles.map((f) => `blocks/${f}`)).toEqual(listed);
+  });
+
+  it.each(blockFiles)('%s: descr keys are the hashes of the messages they carry', (file) => {
+    const block = blockOf(file);
+    for (const { key, value } of block.extra.inMsgDescr.entries) {
+      const msg = 'msg' in value ? value.msg : value.inMsg.msg;
+      expect(msg.hash().toString('hex')).toBe(key.toString(16).padStart(64, '0'));
+    }
+    for (const { key, value } of block.extra.outMsgDescr.entries) {
+      const v: OutMsg = value;
+      if (v.kind === 'msg_export_deq_short') continue; // carries only the envelope hash
+      const msg = v.kind === 'msg_export_ext' ? v.msg : v.outMsg.msg;
+      expect(msg.hash().toString('hex')).toBe(key.toString(16).padStart(64, '0'));
+    }
+  });
 });
 
 describe('MsgEnvelope layouts', () => {

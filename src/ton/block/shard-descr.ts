@@ -11,6 +11,8 @@
 import {
   type Builder,
   beginCell,
+  type Cell,
+  CellType,
   type CurrencyCollection,
   Dictionary,
   loadCurrencyCollection,
@@ -18,7 +20,9 @@ import {
   storeCurrencyCollection,
 } from '@ton/core';
 import { CodecError } from '../../common/errors.ts';
-import { type BinTree, binTreeLeaves, loadBinTree, storeBinTree } from '../dict/bin-tree.ts';
+import { type AugDictCodec, loadHashmapAug } from '../dict/aug-dict.ts';
+import { type BinTree, binTreeLeaves, binTreePresentLeaves, loadBinTreeCell, storeBinTree } from '../dict/bin-tree.ts';
+import { decoding } from './codec-util.ts';
 
 export type FutureSplitMerge =
   | { kind: 'fsm_none' }
@@ -128,12 +132,15 @@ const shardTreeValue = {
   serialize: (tree: BinTree<ShardDescr>, b: Builder) => {
     b.storeRef(beginCell().store(storeBinTree(tree, storeShardDescr)));
   },
-  parse: (s: Slice) => loadBinTree(s.loadRef().beginParse(), loadShardDescr),
+  parse: (s: Slice) => loadBinTreeCell(s.loadRef(), loadShardDescr),
 };
 
+/** ShardHashes whole; a subtree a Merkle proof pruned is a CodecError (see `listShardsPresent`). */
 export function loadShardHashes(s: Slice): ShardHashes {
-  const dict = s.loadDict(Dictionary.Keys.Int(32), shardTreeValue);
-  return new Map(dict.keys().map((wc) => [wc, dict.get(wc)!]));
+  return decoding('ShardHashes', () => {
+    const dict = s.loadDict(Dictionary.Keys.Int(32), shardTreeValue);
+    return new Map(dict.keys().map((wc) => [wc, dict.get(wc)!]));
+  });
 }
 
 export function storeShardHashes(h: ShardHashes): (b: Builder) => void {
@@ -162,4 +169,43 @@ export function listShards(h: ShardHashes): Array<{ workchain: number; shard: bi
       out.push({ workchain, shard: shardIdFromPath(path), descr: leaf });
   }
   return out;
+}
+
+/** HashmapE 32 ^(BinTree ShardDescr) with no extra: the values are the trees' cells, read as they are. */
+const shardTreeCells: AugDictCodec<Cell, undefined> = {
+  loadValue: (s) => s.loadRef(),
+  storeValue: () => () => {
+    throw new CodecError('ShardHashes: the present-shards reader does not write');
+  },
+  loadExtra: () => undefined,
+  storeExtra: () => () => {},
+  combine: () => undefined,
+  empty: () => undefined,
+};
+
+/**
+ * The shards present in ShardHashes that may come from a Merkle proof (a liteserver's masterchain state
+ * proof keeps the shard it is about and prunes the rest), like tonutils-go LoadShardsFromHashes with
+ * skipPruned; `pruned` counts the subtrees (of the dictionary or of a shard tree) the proof left out.
+ */
+export function listShardsPresent(s: Slice): {
+  shards: Array<{ workchain: number; shard: bigint; descr: ShardDescr }>;
+  pruned: number;
+} {
+  return decoding('ShardHashes', () => {
+    const out = { shards: [] as Array<{ workchain: number; shard: bigint; descr: ShardDescr }>, pruned: 0 };
+    const root = s.loadMaybeRef();
+    if (root === null) return out;
+    if (root.isExotic && root.type === CellType.PrunedBranch) return { ...out, pruned: 1 };
+    const dict = loadHashmapAug(root.beginParse(), 32, shardTreeCells);
+    out.pruned += dict.pruned;
+    for (const { key, value } of dict.entries) {
+      const workchain = Number(BigInt.asIntN(32, key));
+      const tree = binTreePresentLeaves(value, loadShardDescr);
+      out.pruned += tree.pruned;
+      for (const { path, leaf } of tree.leaves)
+        out.shards.push({ workchain, shard: shardIdFromPath(path), descr: leaf });
+    }
+    return out;
+  });
 }

@@ -195,17 +195,52 @@ describe('TransactionDescr: every constructor, from hand-written cells', () => {
   });
 
   describe.skipIf(!hasVectors)('with a real transaction as prepare_transaction', () => {
-    const real = () =>
-      cellFromBase64(loadVector<{ boc_base64: string }>('transactions', 'tx_e9fb666f_wallet_ext.json').boc_base64);
+    type TxVector = {
+      boc_base64: string;
+      ids: { account: string; lt: string; now: number };
+      verification: {
+        decoded: {
+          prevTransHash: string;
+          prevTransLt: string;
+          outMessagesCount: number;
+          totalFees: string;
+          oldStatus: string;
+          endStatus: string;
+        };
+      };
+    };
+    const vector = () => loadVector<TxVector>('transactions', 'tx_e9fb666f_wallet_ext.json');
+    const real = () => cellFromBase64(vector().boc_base64);
 
     it('trans_split_install$0101', () => {
       const b = splitInfo(beginCell().storeUint(0b0101, 4)).storeRef(real()).storeBit(true);
       const d = decodeExact(b.endCell());
       if (d.kind !== 'trans_split_install') throw new Error('expected trans_split_install');
       expect(d.installed).toBe(true);
-      expect(d.prepareTransaction.raw!.hash().toString('hex')).toBe(
-        'e9fb666fd65e2d70479c5a2c2ec412ad08d68fcdf57676b3baa34aada3c95db8',
-      );
+      expect(d.splitInfo).toEqual({ curShardPfxLen: 3, accSplitDepth: 5, thisAddr: HASH_A, siblingAddr: HASH_B });
+      // prepare_transaction decoded: the fields the vector records (ton-core Transaction.spec.ts asserts lt
+      // and account; the rest is the collector's @ton/core decode).
+      const { ids, verification } = vector();
+      const tx = d.prepareTransaction;
+      expect(`0:${tx.accountAddr.toString('hex')}`).toBe(ids.account);
+      expect(tx.lt.toString()).toBe(ids.lt);
+      expect(tx.now).toBe(ids.now);
+      expect(tx.prevTransHash.toString('hex')).toBe(verification.decoded.prevTransHash);
+      expect(tx.prevTransLt.toString()).toBe(verification.decoded.prevTransLt);
+      expect(tx.outMsgs.length).toBe(verification.decoded.outMessagesCount);
+      expect(tx.totalFees.coins.toString()).toBe(verification.decoded.totalFees);
+      // @ton/core names the statuses after their meaning; block.tlb's constructors are acc_state_<short>.
+      const tlb: Record<string, string> = {
+        uninitialized: 'acc_state_uninit',
+        frozen: 'acc_state_frozen',
+        active: 'acc_state_active',
+        'non-existing': 'acc_state_nonexist',
+      };
+      expect([tx.origStatus, tx.endStatus]).toEqual([
+        tlb[verification.decoded.oldStatus],
+        tlb[verification.decoded.endStatus],
+      ]);
+      expect(tx.description.kind).toBe('trans_ord');
     });
 
     it('trans_merge_install$0111, and a transaction carrying it', () => {

@@ -1,6 +1,7 @@
 import { Address, beginCell, fromNano, loadMessage, storeMessage } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import { hasVectors, loadVector, loadVectors } from '../../../test/support/vectors.ts';
+import { readmeFiles } from '../vectors-readme.test-util.ts';
 import { messageView } from './message-view.ts';
 import { blockFromVector, cellFromBase64 } from './test-helpers.ts';
 import { transactionFromCell, transactionHash, transactionToCell } from './transaction.ts';
@@ -254,6 +255,12 @@ interface ReplayVector {
 
 describe.skipIf(!hasVectors)('replay/*.json: transactions between two account states', () => {
   const replays = loadVectors<ReplayVector>('replay');
+
+  it('runs over the two replay vectors the README lists', () => {
+    const listed = readmeFiles('replay');
+    expect(listed.length).toBe(2);
+    expect(replays.map((r) => `replay/${r.file}`)).toEqual(listed);
+  });
 
   it.each(replays.map((r) => [r.file, r.data] as const))('%s', (_f, v) => {
     const cell = cellFromBase64(v.tx_boc_base64);

@@ -165,10 +165,8 @@ describe('legacy runGetMethod stack: input', () => {
       expect(() => parseV2LegacyStack(input)).toThrowError(message);
       expect(() => parseV2LegacyStack(input)).toThrowError(expect.objectContaining({ code: 'TG_INPUT_INVALID' }));
     }
-    try {
-      parseV2LegacyStack([['dict', {}]]);
-    } catch (e) {
-      expect((e as { details: Record<string, unknown> }).details).toEqual({ toncenterStatus: 542 });
-    }
+    expect(() => parseV2LegacyStack([['dict', {}]])).toThrowError(
+      expect.objectContaining({ code: 'TG_INPUT_INVALID', details: { toncenterStatus: 542 } }),
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { beginCell, type Cell, loadMessage } from '@ton/core';
+import { beginCell, type Cell, CellType, Dictionary, loadMessage, type Slice } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import { hasVectors } from '../../../test/support/vectors.ts';
 import { loadMsgEnvelope } from '../block/msg-envelope.ts';
@@ -44,6 +44,50 @@ function emittedLt(v: EnqueuedMsg): bigint {
   return info.createdLt;
 }
 
+/**
+ * An independent walk of a (HashmapAug) dictionary, written from block.tlb:29-55 with @ton/core's Slice only:
+ * the leaves present (key and the slice at the leaf's extra) and the number of pruned subtrees.
+ */
+function walkHashmap(root: Cell, keyBits: number): { leaves: Array<{ key: bigint; s: Slice }>; pruned: number } {
+  const out = { leaves: [] as Array<{ key: bigint; s: Slice }>, pruned: 0 };
+  const visit = (c: Cell, n: number, prefix: bigint) => {
+    if (c.isExotic) {
+      expect(c.type).toBe(CellType.PrunedBranch);
+      out.pruned++;
+      return;
+    }
+    const s = c.beginParse();
+    // hml_short$0 len:(Unary ~n) s:(n * Bit) | hml_long$10 n:(#<= m) s:(n * Bit) | hml_same$11 v:Bit n:(#<= m)
+    const lenBits = Math.ceil(Math.log2(n + 1));
+    let len: number;
+    let bits: bigint;
+    const form = !s.loadBit() ? 'short' : !s.loadBit() ? 'long' : 'same';
+    if (form === 'short') {
+      len = 0;
+      while (s.loadBit()) len++;
+      bits = len === 0 ? 0n : s.loadUintBig(len);
+    } else if (form === 'long') {
+      len = s.loadUint(lenBits);
+      bits = len === 0 ? 0n : s.loadUintBig(len);
+    } else {
+      const v = s.loadBit();
+      len = s.loadUint(lenBits);
+      bits = v && len > 0 ? (1n << BigInt(len)) - 1n : 0n;
+    }
+    const key = (prefix << BigInt(len)) | bits;
+    if (len === n) {
+      out.leaves.push({ key, s });
+      return;
+    }
+    const left = s.loadRef();
+    const right = s.loadRef();
+    visit(left, n - len - 1, key << 1n);
+    visit(right, n - len - 1, (key << 1n) | 1n);
+  };
+  visit(root, keyBits, 0n);
+  return out;
+}
+
 describe.skipIf(!hasVectors)('OutMsgQueueInfo in real states', () => {
   const queues: Array<{ label: string; q: OutMsgQueueInfo; cell: Cell }> = hasVectors
     ? realStates().flatMap((st) => {
@@ -66,15 +110,27 @@ describe.skipIf(!hasVectors)('OutMsgQueueInfo in real states', () => {
 
   it('the writer rebuilds whole out queues (tongo blocks 2 and 3: 153 and 95 messages) from their entries', () => {
     let whole = 0;
-    for (const { q } of queues) {
+    const sizes: Record<string, number> = {};
+    for (const { label, q } of queues) {
       const d = outMsgQueueEntries(q.outQueue);
       if (d.pruned > 0 || d.entries.length === 0) continue;
+      // @ton/core reads the same queue (leaf = extra:uint64 then the EnqueuedMsg; fork extras ignored).
+      const core = Dictionary.loadDirect(
+        Dictionary.Keys.BigUint(352),
+        { serialize: () => {}, parse: (s: Slice) => ({ lt: s.loadUintBig(64), msg: loadEnqueuedMsg(s) }) },
+        q.outQueue.root!.beginParse(),
+      );
+      expect(d.entries.map((e) => e.key)).toEqual(core.keys().sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+      for (const e of d.entries) expect(e.extra).toBe(core.get(e.key)!.lt);
+      sizes[label] = core.size;
       const rebuilt = buildOutMsgQueue(d.entries);
       expect(rebuilt.root!.hash().toString('hex')).toBe(q.outQueue.root!.hash().toString('hex'));
       expect(rebuilt.extra).toBe(q.outQueue.extra);
       whole++;
     }
     expect(whole).toBeGreaterThanOrEqual(2);
+    expect(sizes['blocks/mainnet_tongo_block-2.json new']).toBe(153);
+    expect(sizes['blocks/mainnet_tongo_block-3.json new']).toBe(95);
   });
 
   it('each queued message sits under its hash with its emitted lt as extra; forks keep the minimum', () => {
@@ -129,7 +185,8 @@ describe.skipIf(!hasVectors)('OutMsgQueueInfo in real states', () => {
   it('the dispatch queues of block 0:8000000000000000:71398501 decode and rebuild; forks keep the minimum lt', () => {
     let checked = 0;
     let smallestPresent = 0;
-    for (const { label, q } of queues) {
+    let smallestPresentWalked = 0;
+    for (const { label, q, cell } of queues) {
       if (!label.includes('71398501')) continue;
       if (!q.extra) throw new Error('expected OutMsgQueueExtra');
       // The out queue is empty and its recorded size says so.
@@ -137,7 +194,36 @@ describe.skipIf(!hasVectors)('OutMsgQueueInfo in real states', () => {
       expect(q.extra.outQueueSize).toBe(0n);
       const d = dispatchQueueEntries(q.extra.dispatchQueue);
       expect(d.pruned).toBe(0);
+      // The same queue read from the raw OutMsgQueueInfo cell without our codec: out_queue:ahme_empty$0
+      // extra:uint64, proc_info:(HashmapE 96), extra:just$1 out_msg_queue_extra#0 dispatch_queue:ahme_root$1 …
+      const raw = cell.beginParse();
+      expect(raw.loadBit()).toBe(false);
+      raw.skip(64);
+      raw.loadMaybeRef();
+      expect(raw.loadBit()).toBe(true);
+      expect(raw.loadUint(4)).toBe(0);
+      const dispatchRoot = raw.loadMaybeRef()!;
+      expect(raw.loadUintBig(64)).toBe(q.extra.dispatchQueue.extra);
+      const accounts = Dictionary.loadDirect(
+        Dictionary.Keys.BigUint(256),
+        {
+          serialize: () => {},
+          parse: (s: Slice) => ({ extra: s.loadUintBig(64), messages: s.loadMaybeRef(), count: s.loadUintBig(48) }),
+        },
+        dispatchRoot.beginParse(),
+      );
+      expect(accounts.size).toBeGreaterThan(0);
+      expect(d.entries.length).toBe(accounts.size);
       expect(d.entries.length).toBe(10);
+      for (const e of d.entries) {
+        const a = accounts.get(e.key)!;
+        expect([e.extra, e.value.count]).toEqual([a.extra, a.count]);
+        const walked = a.messages ? walkHashmap(a.messages, 64) : { leaves: [], pruned: 0 };
+        const ours = accountDispatchQueueMessages(e.value);
+        expect(ours.entries.map((m) => m.key)).toEqual(walked.leaves.map((l) => l.key));
+        expect(ours.pruned).toBe(walked.pruned);
+        if (walked.leaves.some((l) => l.key === a.extra)) smallestPresentWalked++;
+      }
       for (const e of d.entries) {
         // The proof keeps each account's queue but prunes most of its messages: the extra (the smallest
         // created_lt) is at most any present key, and equals it when the smallest one is present.
@@ -155,6 +241,7 @@ describe.skipIf(!hasVectors)('OutMsgQueueInfo in real states', () => {
       checked++;
     }
     expect(checked).toBe(2);
+    expect(smallestPresent).toBe(smallestPresentWalked);
     expect(smallestPresent).toBe(4);
   });
 

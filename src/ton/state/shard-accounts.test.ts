@@ -1,7 +1,8 @@
-import { type Account, beginCell, type Cell, Dictionary } from '@ton/core';
+import { type Account, beginCell, type Cell, Dictionary, storeStorageInfo } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import { hasVectors, loadVector, loadVectors } from '../../../test/support/vectors.ts';
 import { buildHashmapAug, loadHashmapAug, loadHmLabel, storeHmLabel } from '../dict/index.ts';
+import { readmeFiles } from '../vectors-readme.test-util.ts';
 import { isPruned, type Prunable } from './pruned.ts';
 import {
   buildShardAccounts,
@@ -112,8 +113,45 @@ describe.skipIf(!hasVectors)('Account and ShardAccount on the real account state
     expect(info.storageStats.storageExtra).toBeNull();
   });
 
+  it('StorageInfo cell hashes that ton-core StorageInfo.spec.ts asserts (old format, empty storage_extra)', () => {
+    const v = loadVector<Json>('accounts', 'account_storageinfo_0_03f73ef5.json');
+    const exp = v.expected as Json;
+    const root = rootOf(v.boc_base64 as string);
+    const account = accountOf(loadAccountOrNone(root.beginParse()));
+    const hashOf = (info: Account['storageStats']) => cellOf(storeStorageInfo(info)).hash().toString('hex');
+    // The account as our codec decoded it, written back as a lone StorageInfo cell (@ton/core's writer).
+    expect(hashOf(account.storageStats)).toBe(exp.storage_info_cell_hash_old_format);
+    expect(hashOf({ ...account.storageStats, storageExtra: { dictHash: 0n } })).toBe(
+      exp.storage_info_cell_hash_with_empty_storage_extra,
+    );
+    // The StorageInfo bits of the original Account cell, cut out field by field (block.tlb:256-266):
+    // account$1 addr:(addr_std$10 anycast:$0 workchain_id:int8 address:bits256) storage_stat:StorageInfo …
+    // storage_info$_ used:(cells:(VarUInteger 7) bits:(VarUInteger 7)) storage_extra:$000 last_paid:uint32
+    // due_payment:(Maybe Grams). The old format's zero public_cells has the same 3 bits as storage_extra_none.
+    const s = root.beginParse();
+    expect(s.loadUint(4)).toBe(0b1100);
+    s.skip(8 + 256);
+    const start = s.clone();
+    const skipVarUint = (lenBits: number) => s.skip(s.loadUint(lenBits) * 8);
+    skipVarUint(3);
+    skipVarUint(3);
+    expect(s.loadUint(3)).toBe(0);
+    s.skip(32);
+    if (s.loadBit()) skipVarUint(4);
+    const part = beginCell()
+      .storeBits(start.loadBits(start.remainingBits - s.remainingBits))
+      .endCell();
+    expect(part.hash().toString('hex')).toBe(exp.storage_info_cell_hash_old_format);
+  });
+
   it('replay vectors: both ShardAccounts re-encode, the later one points at the replayed transaction', () => {
-    for (const { file, data } of loadVectors<Json>('replay')) {
+    const replays = loadVectors<Json>('replay');
+    // The README lists the replay vectors (two tonutils-go regressions); the loop must run once for each.
+    const listed = readmeFiles('replay');
+    expect(listed.length).toBe(2);
+    expect(replays.map(({ file }) => `replay/${file}`)).toEqual(listed);
+    let checked = 0;
+    for (const { file, data } of replays) {
       for (const key of ['from_shard_account_boc_base64', 'to_shard_account_boc_base64']) {
         const root = rootOf(data[key] as string);
         const sa = loadShardAccount(root.beginParse());
@@ -125,7 +163,9 @@ describe.skipIf(!hasVectors)('Account and ShardAccount on the real account state
       const expected = data.expected as Json;
       expect(after.lastTransHash.toString('hex')).toBe(expected.tx_hash);
       expect(after.lastTransLt).toBe(BigInt((data.ids as Json).lt as number));
+      checked++;
     }
+    expect(checked).toBe(listed.length);
   });
 
   it('a pruned Account proof re-encodes to the full account’s hash', () => {
@@ -145,12 +185,19 @@ describe.skipIf(!hasVectors)('Account and ShardAccount on the real account state
 });
 
 describe.skipIf(!hasVectors)('ShardAccounts in real states', () => {
+  // `original` is the accounts ref of the state cell as it arrived (shard_state#9023afe2 … out_msg_queue_info
+  // before_split accounts …: the second ref; a split_state's halves are its two refs).
   const withAccounts = hasVectors
     ? realStates().flatMap((st) => {
         const s = loadShardState(st.cell.beginParse());
-        const halves = s.kind === 'shard_state' ? [s] : [s.left, s.right];
-        return halves.flatMap((h) =>
-          isPruned(h) || isPruned(h.accounts) ? [] : [{ label: st.label, accounts: h.accounts }],
+        const halves =
+          s.kind === 'shard_state'
+            ? [{ h: s, cell: st.cell }]
+            : [s.left, s.right].map((h, i) => ({ h, cell: st.cell.refs[i]! }));
+        return halves.flatMap(({ h, cell }) =>
+          isPruned(h) || isPruned(h.accounts)
+            ? []
+            : [{ label: st.label, accounts: h.accounts, original: cell.refs[1]! }],
         );
       })
     : [];
@@ -244,12 +291,61 @@ describe.skipIf(!hasVectors)('ShardAccounts in real states', () => {
     expect(largest).toBeGreaterThanOrEqual(2);
   });
 
-  it('ShardAccounts round-trips through its root and total', () => {
-    for (const { accounts } of withAccounts) {
+  it('ShardAccounts re-encodes to the state’s original accounts cell', () => {
+    expect(withAccounts.length).toBeGreaterThan(0);
+    for (const { label, accounts, original } of withAccounts) {
       const cell = cellOf(storeShardAccounts(accounts));
+      expect(cell.hash().toString('hex'), label).toBe(original.hash().toString('hex'));
+      expect(cell.equals(original), label).toBe(true);
       const back = loadShardAccounts(cell.beginParse());
       expect(cellOf(storeShardAccounts(back)).hash()).toEqual(cell.hash());
     }
+  });
+
+  it('rewriting every decoded entry (and total) into the proof’s tree gives the original accounts cell', () => {
+    // Every real ShardAccounts here is a proof: most subtrees are pruned, so the node's layout cannot be
+    // rebuilt from entries alone. Walk the original tree for its shape and pruned cells only; every leaf is
+    // written from the decoded entry under its key (extra + ShardAccount through our storers), every fork
+    // from its rewritten children and their combined extra, the root total from the decoded total.
+    let entriesWritten = 0;
+    let combined = 0;
+    for (const { label, accounts, original } of withAccounts) {
+      const dict = shardAccountEntries(accounts);
+      const byKey = new Map(dict.entries.map((e) => [e.key, e]));
+      const used = new Set<bigint>();
+      const rewrite = (node: Cell, n: number, prefix: bigint): { cell: Cell; extra: DepthBalanceInfo | null } => {
+        if (node.isExotic) return { cell: node, extra: null }; // a pruned subtree stays as it arrived
+        const label = labelOf(node, n);
+        const key = (prefix << BigInt(label.len)) | label.bits;
+        const b = beginCell();
+        storeHmLabel(b, label.len, label.bits, n);
+        const m = n - label.len;
+        if (m === 0) {
+          const e = byKey.get(key);
+          if (!e) throw new Error(`no decoded entry for the leaf at ${key.toString(16)}`);
+          used.add(key);
+          b.store(storeDepthBalanceInfo(e.extra)).store(storeShardAccount(e.value));
+          entriesWritten++;
+          return { cell: b.endCell(), extra: e.extra };
+        }
+        const l = rewrite(node.refs[0]!, m - 1, key << 1n);
+        const r = rewrite(node.refs[1]!, m - 1, (key << 1n) | 1n);
+        // The fork's extra: combined from the children when both are known, else the one the proof stored.
+        let extra = nodeExtra(node, n, loadDepthBalanceInfo);
+        if (l.extra && r.extra && ![l.extra, r.extra].some((x) => x.balance.otherPruned)) {
+          extra = combineDepthBalanceInfo(l.extra, r.extra);
+          combined++;
+        }
+        b.storeRef(l.cell).storeRef(r.cell).store(storeDepthBalanceInfo(extra));
+        return { cell: b.endCell(), extra };
+      };
+      const root = rewrite(accounts.root!, 256, 0n).cell;
+      expect(used.size, label).toBe(dict.entries.length);
+      const cell = cellOf(storeShardAccounts({ root, extra: dict.extra }));
+      expect(cell.hash().toString('hex'), label).toBe(original.hash().toString('hex'));
+    }
+    expect(entriesWritten).toBeGreaterThanOrEqual(815);
+    expect(combined).toBeGreaterThanOrEqual(900);
   });
 });
 

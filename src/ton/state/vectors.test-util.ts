@@ -144,7 +144,10 @@ export interface AugNode {
   isLeaf: boolean;
   /** The key bits read down to and including this node's label (the whole key at a leaf). */
   key: bigint;
-  /** The slice positioned after the label (at the extra, for forks and leaves alike). */
+  /**
+   * The slice positioned at the extra, for forks and leaves alike: after the label, and for a fork also past
+   * its two child refs (so an extra that holds a ref, e.g. an extra-currency dict, reads its own ref).
+   */
   afterLabel: Slice;
   children: Cell[];
 }
@@ -158,7 +161,7 @@ export function augNodes(root: Cell, keyBits: number): AugNode[] {
     const label = loadHmLabel(s, bits);
     const n = bits - label.len;
     const key = (prefix << BigInt(label.len)) | label.bits;
-    const children = n === 0 ? [] : [c.refs[0]!, c.refs[1]!];
+    const children = n === 0 ? [] : [s.loadRef(), s.loadRef()];
     out.push({ cell: c, n, keyBits: bits, isLeaf: n === 0, key, afterLabel: s, children });
     children.forEach((child, i) => {
       visit(child, n - 1, (key << 1n) | BigInt(i));
@@ -168,10 +171,14 @@ export function augNodes(root: Cell, keyBits: number): AugNode[] {
   return out;
 }
 
-/** The extra of a HashmapAug node (read right after its label). */
+/** The extra of a HashmapAug node (after its label, and for a fork after its two child refs). */
 export function nodeExtra<E>(node: Cell, keyBits: number, loadExtra: (s: Slice) => E): E {
   const s = node.beginParse();
-  loadHmLabel(s, keyBits);
+  const label = loadHmLabel(s, keyBits);
+  if (label.len < keyBits) {
+    s.loadRef();
+    s.loadRef();
+  }
   return loadExtra(s);
 }
 
