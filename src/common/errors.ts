@@ -18,6 +18,26 @@ export const ERROR_CODES = {
   TG_LITE_TIMEOUT: { status: 504, doc: 'no liteserver answered before the deadline' },
   TG_LITE_NO_SERVERS: { status: 503, doc: 'every liteserver is down, lagging or excluded' },
   TG_CONFIG_INVALID: { status: 500, doc: 'a configuration input (flags, env, TON global config) is invalid' },
+  TG_DEVNET_TVM: {
+    status: 503,
+    doc: 'the devnet TVM runner could not run a call (worker crashed or did not start, queue full, closed, emulator refused the input)',
+  },
+  TG_DEVNET_STORE_CORRUPT: {
+    status: 500,
+    doc: 'the devnet store on disk is damaged or incomplete, or was written by a newer store layout',
+  },
+  TG_DEVNET_STORE_REJECTED: {
+    status: 500,
+    doc: 'the devnet store refused a write that would break its invariants (overwrite, non-monotonic block, state hash mismatch)',
+  },
+  TG_DEVNET_STORE_LOCKED: {
+    status: 503,
+    doc: 'another process holds the devnet store open (LevelDB LOCK); read it through the file-only reader instead',
+  },
+  TG_DEVNET_COLLATE: {
+    status: 500,
+    doc: 'the devnet collator refused its input (a previous block or masterchain reference that does not fit, an unusable config, a transaction the emulator could not run)',
+  },
 } as const satisfies Record<string, { status: number; doc: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -104,6 +124,33 @@ export class NoLiteServersError extends TongateError {
 export class ConfigError extends TongateError {
   constructor(message: string, opts: TongateErrorOptions = {}) {
     super('TG_CONFIG_INVALID', message, opts);
+  }
+}
+
+/**
+ * Thrown by src/devnet/tvm when a call could not be run at all (not when the TVM ran and failed: that is a
+ * result). Crashes and a full queue are retryable; a closed runner or input the emulator refuses is not.
+ */
+export class TvmError extends TongateError {
+  constructor(message: string, opts: TongateErrorOptions = {}) {
+    super('TG_DEVNET_TVM', message, opts);
+  }
+}
+
+/** The codes src/devnet/store throws: a damaged store, a refused write, or a store locked by another process. */
+export type StoreErrorCode = 'TG_DEVNET_STORE_CORRUPT' | 'TG_DEVNET_STORE_REJECTED' | 'TG_DEVNET_STORE_LOCKED';
+
+/** Thrown by src/devnet/store. Only a locked store is retryable (the other process may exit). */
+export class StoreError extends TongateError {
+  constructor(code: StoreErrorCode, message: string, opts: TongateErrorOptions = {}) {
+    super(code, message, { retryable: code === 'TG_DEVNET_STORE_LOCKED', ...opts });
+  }
+}
+
+/** Thrown by src/devnet/chain when a block cannot be collated from the given inputs. */
+export class CollateError extends TongateError {
+  constructor(message: string, opts: TongateErrorOptions = {}) {
+    super('TG_DEVNET_COLLATE', message, opts);
   }
 }
 
