@@ -17,6 +17,8 @@ export interface AdnlClientOptions {
   timeoutMs?: number;
   /** Largest accepted packet `len` (default 16 MiB). */
   maxPacketBytes?: number;
+  /** Aborts a connect in progress (the socket is destroyed at once, so nothing keeps the process alive). */
+  signal?: AbortSignal;
 }
 
 const DEFAULT_QUERY_TIMEOUT_MS = 10_000;
@@ -69,12 +71,17 @@ export class AdnlClient {
       const timer = setTimeout(() => {
         client.#fail(new AdnlError(`ADNL client ${client.remote}: no handshake confirmation in ${timeoutMs} ms`));
       }, timeoutMs);
+      const onAbort = () => client.#fail(new AdnlError(`ADNL client ${client.remote}: connect aborted`));
+      if (o.signal?.aborted) onAbort();
+      else o.signal?.addEventListener('abort', onAbort, { once: true });
       client.#onReady = () => {
         clearTimeout(timer);
+        o.signal?.removeEventListener('abort', onAbort);
         resolve(client);
       };
       client.onClose((err) => {
         clearTimeout(timer);
+        o.signal?.removeEventListener('abort', onAbort);
         if (!client.#ready) reject(err ?? new AdnlError(`ADNL client ${client.remote}: closed during the handshake`));
       });
     });

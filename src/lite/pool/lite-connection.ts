@@ -47,6 +47,8 @@ export class LiteConnection {
   private client: AdnlClient | undefined;
   private connecting: Promise<void> | undefined;
   private generation = 0;
+  /** Aborts the connect in flight when close() runs, so a pending connect cannot hold the process open. */
+  private connectAbort: AbortController | undefined;
 
   constructor(
     readonly server: LiteServerEndpoint,
@@ -63,6 +65,8 @@ export class LiteConnection {
     if (this.connecting) return this.connecting;
     this.dropClient();
     const generation = ++this.generation;
+    const abort = new AbortController();
+    this.connectAbort = abort;
     const attempt = (async () => {
       let client: AdnlClient;
       try {
@@ -71,6 +75,7 @@ export class LiteConnection {
           port: this.server.port,
           serverPublicKey: this.server.publicKey,
           timeoutMs: this.opts.connectTimeoutMs,
+          signal: abort.signal,
         });
       } catch (e) {
         throw asTransportError(e, `could not connect to liteserver ${this.server.id}`);
@@ -195,6 +200,8 @@ export class LiteConnection {
   /** Closes the session; in-flight queries fail with AdnlError. Safe to call repeatedly. */
   close(): void {
     this.generation++;
+    this.connectAbort?.abort();
+    this.connectAbort = undefined;
     this.connecting = undefined;
     this.dropClient();
   }
