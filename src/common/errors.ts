@@ -38,6 +38,48 @@ export const ERROR_CODES = {
     status: 500,
     doc: 'the devnet collator refused its input (a previous block or masterchain reference that does not fit, an unusable config, a transaction the emulator could not run)',
   },
+  TG_DB_UNAVAILABLE: {
+    status: 503,
+    doc: 'the database could not be reached or the connection was lost (SQLSTATE classes 08, 53, 57P0x, 58; socket errors); retryable',
+  },
+  TG_DB_OPEN: {
+    status: 500,
+    doc: 'the database refused the session or cannot be opened (bad password, missing database, unusable PGlite directory)',
+  },
+  TG_DB_LOCKED: {
+    status: 503,
+    doc: 'the PGlite directory is open in another process (or another instance in this one); retryable once it closes',
+  },
+  TG_DB_CONFLICT: {
+    status: 503,
+    doc: 'a transaction lost a race (serialization failure 40001, deadlock 40P01, lock not available 55P03); retryable',
+  },
+  TG_DB_TIMEOUT: { status: 504, doc: 'a statement ran past statement_timeout or was cancelled (57014); retryable' },
+  TG_DB_CONSTRAINT: {
+    status: 500,
+    doc: 'a write broke a constraint (SQLSTATE class 23: unique, not-null, check, domain); not retryable',
+  },
+  TG_DB_QUERY: {
+    status: 500,
+    doc: 'any other SQL error (syntax, undefined object, bad input value, data exception); not retryable',
+  },
+  TG_DB_ENCODE: {
+    status: 500,
+    doc: 'a value cannot be written as COPY text (NUL in text, NaN, wrong row width, unsupported JS type)',
+  },
+  TG_DB_USAGE: {
+    status: 500,
+    doc: 'the Database API was misused (db.query inside db.transaction, a closed handle, a bad identifier)',
+  },
+  TG_MIGRATION_CHANGED: {
+    status: 500,
+    doc: 'an applied migration file no longer matches the checksum recorded when it was applied',
+  },
+  TG_MIGRATION_INVALID: {
+    status: 500,
+    doc: 'the migration set is unusable: bad file name, duplicate number, out-of-order file, or an applied version this build does not know',
+  },
+  TG_MIGRATION_FAILED: { status: 500, doc: 'a migration file failed; its transaction was rolled back' },
 } as const satisfies Record<string, { status: number; doc: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -151,6 +193,45 @@ export class StoreError extends TongateError {
 export class CollateError extends TongateError {
   constructor(message: string, opts: TongateErrorOptions = {}) {
     super('TG_DEVNET_COLLATE', message, opts);
+  }
+}
+
+/** The codes src/db throws. Which one, and whether it is retryable, follows the SQLSTATE class (src/db/db-error.ts). */
+export type DbErrorCode =
+  | 'TG_DB_UNAVAILABLE'
+  | 'TG_DB_OPEN'
+  | 'TG_DB_LOCKED'
+  | 'TG_DB_CONFLICT'
+  | 'TG_DB_TIMEOUT'
+  | 'TG_DB_CONSTRAINT'
+  | 'TG_DB_QUERY'
+  | 'TG_DB_ENCODE'
+  | 'TG_DB_USAGE';
+
+const RETRYABLE_DB_CODES: ReadonlySet<DbErrorCode> = new Set([
+  'TG_DB_UNAVAILABLE',
+  'TG_DB_LOCKED',
+  'TG_DB_CONFLICT',
+  'TG_DB_TIMEOUT',
+]);
+
+/**
+ * Thrown by src/db. Retryable when another attempt may succeed (connection lost, server starting, lock
+ * race, timeout); not when the statement itself is wrong (constraint violation, syntax, bad value).
+ * `details.sqlstate` holds the server's SQLSTATE when there was one.
+ */
+export class DbError extends TongateError {
+  constructor(code: DbErrorCode, message: string, opts: TongateErrorOptions = {}) {
+    super(code, message, { retryable: RETRYABLE_DB_CODES.has(code), ...opts });
+  }
+}
+
+export type MigrationErrorCode = 'TG_MIGRATION_CHANGED' | 'TG_MIGRATION_INVALID' | 'TG_MIGRATION_FAILED';
+
+/** Thrown by src/db/migrate: never retryable (a lost connection during a migration surfaces as a DbError). */
+export class MigrationError extends TongateError {
+  constructor(code: MigrationErrorCode, message: string, opts: TongateErrorOptions = {}) {
+    super(code, message, { ...opts, retryable: false });
   }
 }
 

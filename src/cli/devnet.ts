@@ -1,0 +1,289 @@
+// `tongate devnet`: run the local devnet node until SIGINT/SIGTERM; `tongate devnet faucet`: send TON from a
+// genesis wallet to any address through the running node's liteserver.
+
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Address, fromNano, toNano } from '@ton/core';
+import { ENV_DATA_DIR, isTongateError, resolveDataDir } from '../common/index.ts';
+import { startActivity } from '../devnet/activity/index.ts';
+import { DEVNET_WALLET_VERSIONS, type DevnetWalletVersion, MAX_DEVNET_SHARDS } from '../devnet/genesis/index.ts';
+import {
+  createDevnetNode,
+  DEFAULT_BLOCK_INTERVAL_MS,
+  DEFAULT_LITE_PORT,
+  DEFAULT_SEED,
+  DEFAULT_SHARDS,
+  type DevnetLog,
+  GLOBAL_CONFIG_FILE,
+  runFaucet,
+  WALLETS_FILE,
+  type WalletsFileEntry,
+} from '../devnet/node/index.ts';
+import { createLitePool, type GlobalConfig, parseGlobalConfig } from '../lite/index.ts';
+import { type Command, UsageError } from './command.ts';
+import { activityCommand } from './devnet-activity.ts';
+
+/** Exit codes (style guide §6.5): 1 a failure, 75 a failure worth retrying later (e.g. the node is not up yet). */
+const EXIT_FAILED = 1;
+const EXIT_RETRY = 75;
+
+function intOption(values: Record<string, unknown>, name: string, min: number, max: number): number | undefined {
+  const v = values[name];
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (typeof v !== 'string' || !/^\d+$/.test(v) || n < min || n > max) {
+    throw new UsageError(`--${name} must be an integer in ${min}..${max}; got '${String(v)}'`);
+  }
+  return n;
+}
+
+function dataDirOf(values: Record<string, unknown>): string {
+  return resolveDataDir({ flags: { data: values.data as string | undefined }, env: process.env });
+}
+
+function fieldText(v: unknown): string {
+  if (typeof v === 'bigint') return v.toString();
+  if (Buffer.isBuffer(v)) return v.toString('hex');
+  if (typeof v === 'string') return /\s/.test(v) ? JSON.stringify(v) : v;
+  return JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x));
+}
+
+/** One line per event on stderr: time, level, message, key=value fields. */
+function stderrLog(verbose: boolean, err: (line: string) => void): DevnetLog {
+  return (level, msg, fields) => {
+    if (level === 'debug' && !verbose) return;
+    const kv = Object.entries(fields ?? {})
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => `${k}=${fieldText(v)}`)
+      .join(' ');
+    err(`${new Date().toISOString()} ${level.padEnd(5)} ${msg}${kv ? ` ${kv}` : ''}`);
+  };
+}
+
+const DATA_OPTION = {
+  type: 'string' as const,
+  value: 'DIR',
+  description: `data folder; the devnet lives in DIR/devnet (env ${ENV_DATA_DIR}; default ./data)`,
+};
+
+export const faucetCommand: Command = {
+  name: 'faucet',
+  summary: 'Send TON from a genesis wallet to an address, through the running devnet node.',
+  args: '<address> <amount>',
+  details:
+    'The amount is in TON (up to 9 decimals, e.g. 2.5). The genesis wallets and their mnemonics come from\n' +
+    'DIR/devnet/wallets.json, the node from DIR/devnet/global.config.json (or --config). The transfer goes through\n' +
+    "the liteserver protocol only: the wallet's seqno by runSmcMethod, a signed transfer by sendMessage; then the\n" +
+    "command waits until the recipient's balance moves. Exit codes: 0 sent and arrived, 1 failed, 2 bad usage,\n" +
+    '75 the node is not running or did not confirm in time (worth retrying).',
+  options: {
+    data: DATA_OPTION,
+    config: {
+      type: 'string',
+      value: 'FILE|URL',
+      description: 'global config of the node (default DIR/devnet/global.config.json)',
+    },
+    from: {
+      type: 'string',
+      value: 'VERSION',
+      description: `paying wallet: ${DEVNET_WALLET_VERSIONS.join(' | ')} (default: the first that holds enough)`,
+    },
+    timeout: {
+      type: 'string',
+      value: 'SECONDS',
+      description: "how long to wait for the recipient's balance",
+      default: '60',
+    },
+  },
+  async run({ values, positionals, out, err }) {
+    if (positionals.length !== 2) throw new UsageError('expected <address> <amount>');
+    const [addrText, amountText] = positionals as [string, string];
+    let to: Address;
+    try {
+      to = Address.parse(addrText);
+    } catch {
+      throw new UsageError(`'${addrText}' is not a TON address (raw 0:<64 hex> or user-friendly base64)`);
+    }
+    if (!/^\d+(\.\d{1,9})?$/.test(amountText) || toNano(amountText) <= 0n) {
+      throw new UsageError(`the amount must be a positive number of TON with at most 9 decimals; got '${amountText}'`);
+    }
+    const amount = toNano(amountText);
+    const from = values.from as string | undefined;
+    if (from !== undefined && !(DEVNET_WALLET_VERSIONS as readonly string[]).includes(from)) {
+      throw new UsageError(`--from must be one of ${DEVNET_WALLET_VERSIONS.join(', ')}; got '${from}'`);
+    }
+    const timeoutS = intOption(values, 'timeout', 1, 3600) ?? 60;
+    const devnetDir = join(dataDirOf(values), 'devnet');
+    const configSource = (values.config as string | undefined) ?? join(devnetDir, GLOBAL_CONFIG_FILE);
+
+    let wallets: WalletsFileEntry[];
+    let config: GlobalConfig;
+    try {
+      wallets = JSON.parse(await readFile(join(devnetDir, WALLETS_FILE), 'utf8')) as WalletsFileEntry[];
+      config = /^https?:\/\//i.test(configSource)
+        ? parseGlobalConfig(await (await fetch(configSource)).text(), configSource)
+        : parseGlobalConfig(await readFile(configSource, 'utf8'), configSource);
+    } catch (e) {
+      err(
+        `tongate devnet faucet: no devnet in ${devnetDir} (${(e as Error).message.split('\n')[0]}); start one with 'tongate devnet'`,
+      );
+      return EXIT_FAILED;
+    }
+    const server = config.liteservers[0]!;
+    const pool = createLitePool({ servers: config.liteservers, connectTimeoutMs: 3000, maxAttempts: 1 });
+    try {
+      try {
+        await pool.ready({ timeoutMs: 5000 });
+      } catch {
+        err(
+          `tongate devnet faucet: the devnet node at ${server.host}:${server.port} is not running (no liteserver answered within 5 s)`,
+        );
+        return EXIT_RETRY;
+      }
+      const r = await runFaucet({
+        pool,
+        wallets,
+        to,
+        amount,
+        from: from as DevnetWalletVersion | undefined,
+        timeoutMs: timeoutS * 1000,
+      });
+      out(
+        `Sent ${fromNano(r.amount)} TON from the ${r.version} wallet ${r.from.toString({ bounceable: false, testOnly: true })} (seqno ${r.seqno}) to ${addrText}`,
+      );
+      out(
+        `Balance ${fromNano(r.balanceBefore)} -> ${fromNano(r.balanceAfter)} TON at masterchain block ${r.mcSeqno}; message hash ${r.messageHash.toString('hex')}`,
+      );
+      return 0;
+    } catch (e) {
+      err(`tongate devnet faucet: ${(e as Error).message}`);
+      return isTongateError(e) && e.retryable ? EXIT_RETRY : EXIT_FAILED;
+    } finally {
+      await pool.close();
+    }
+  },
+};
+
+export const devnetCommand: Command = {
+  name: 'devnet',
+  summary: 'Run a local TON devnet node (real blocks, liteserver protocol), or use its faucet.',
+  details:
+    'Without a command, runs the node until SIGINT/SIGTERM: masterchain plus a basechain split into --shards\n' +
+    'shards, a step (shard blocks, then a masterchain block) every --block-interval ms (0: only when external\n' +
+    'messages wait), a liteserver on --lite-port, and GET /global.config.json and /healthz on --http-port.\n' +
+    'The first run creates the genesis from --seed; later runs continue the chain in DIR/devnet. Files there:\n' +
+    'wallets.json (funded genesis wallets with mnemonics; addresses non-bounceable, test-only), global.config.json\n' +
+    '(a standard TON global config for any liteserver client). Logs go to stderr, a line per 100 masterchain\n' +
+    'blocks. Exit codes: 0 stopped cleanly, 1 failed, 2 bad usage, 75 the data folder is in use by another node.',
+  options: {
+    data: DATA_OPTION,
+    shards: {
+      type: 'string',
+      value: 'N',
+      description: `basechain shards of a new devnet, 1..${MAX_DEVNET_SHARDS} (default: ${DEFAULT_SHARDS}, or what DIR/devnet was created with)`,
+    },
+    'block-interval': {
+      type: 'string',
+      value: 'MS',
+      description: 'milliseconds between blocks (0 = on demand)',
+      default: String(DEFAULT_BLOCK_INTERVAL_MS),
+    },
+    'lite-port': {
+      type: 'string',
+      value: 'PORT',
+      description: 'liteserver TCP port (0 = any free port)',
+      default: String(DEFAULT_LITE_PORT),
+    },
+    'http-port': {
+      type: 'string',
+      value: 'PORT',
+      description: 'HTTP port for the global config and health (default: lite port + 1)',
+    },
+    host: { type: 'string', value: 'IPV4', description: 'listen address', default: '127.0.0.1' },
+    seed: {
+      type: 'string',
+      value: 'TEXT',
+      description: `genesis seed of a new devnet: keys and wallets derive from it (default: ${DEFAULT_SEED}, or what DIR/devnet was created with)`,
+    },
+    activity: { type: 'boolean', description: 'also run the traffic generator against the node' },
+    verbose: { type: 'boolean', short: 'v', description: 'log debug lines too (connections, refused messages)' },
+  },
+  subcommands: [faucetCommand, activityCommand],
+  async run({ values, out, err }) {
+    const shards = intOption(values, 'shards', 1, MAX_DEVNET_SHARDS);
+    const blockIntervalMs = intOption(values, 'block-interval', 0, 3_600_000);
+    const litePort = intOption(values, 'lite-port', 0, 65535);
+    const httpPort = intOption(values, 'http-port', 0, 65535);
+    const host = values.host as string;
+    if (!/^\d{1,3}(\.\d{1,3}){3}$/.test(host)) throw new UsageError(`--host must be an IPv4 address; got '${host}'`);
+    const log = stderrLog(values.verbose === true, err);
+    const node = createDevnetNode({
+      dataDir: dataDirOf(values),
+      // Unset flags take what an existing devnet was created with; set ones must match it.
+      shards,
+      seed: values.seed as string | undefined,
+      blockIntervalMs,
+      litePort,
+      httpPort,
+      host,
+      log,
+    });
+    let info: Awaited<ReturnType<typeof node.start>>;
+    try {
+      info = await node.start();
+    } catch (e) {
+      if (/EADDRINUSE/.test(`${(e as { code?: string }).code} ${(e as Error).message}`)) {
+        err(
+          `tongate devnet: a port is already in use (${(e as Error).message}); pick others with --lite-port/--http-port`,
+        );
+        return EXIT_FAILED;
+      }
+      err(`tongate devnet: failed to start: ${(e as Error).message}`);
+      return isTongateError(e) && e.retryable ? EXIT_RETRY : EXIT_FAILED;
+    }
+    out(`devnet running: masterchain block ${info.head.seqno}, ${info.shardLayout.length} basechain shards`);
+    out(`  liteserver   ${info.host}:${info.litePort}  key ${info.liteServerPublicKey.toString('base64')}`);
+    out(`  config       http://${info.host}:${info.httpPort}/global.config.json  (${info.globalConfigFile})`);
+    out(`  wallets      ${info.walletsFile}`);
+
+    const stopActivity = new AbortController();
+    let activity: Promise<unknown> | undefined;
+    if (values.activity) {
+      // The traffic generator is a liteserver client of this node, exactly as `tongate devnet activity` is.
+      activity = startActivity({
+        liteConfig: info.globalConfigFile,
+        wallets: info.walletsFile,
+        signal: stopActivity.signal,
+        log: (level, msg, fields) => log(level === 'error' ? 'warn' : level, msg, fields),
+      })
+        .then((h) => h.done)
+        .catch((e: unknown) => log('warn', 'Stopped activity', { error: (e as Error).message }));
+    }
+
+    const signal = await new Promise<NodeJS.Signals>((resolve) => {
+      process.once('SIGINT', () => resolve('SIGINT'));
+      process.once('SIGTERM', () => resolve('SIGTERM'));
+    });
+    // A terminal's Ctrl-C reaches every process of the group (npm and node alike), and npm forwards it again,
+    // so one keypress often arrives twice: only a signal well after the first means "stop now".
+    const firstAt = Date.now();
+    const force = () => {
+      if (Date.now() - firstAt < 2000) {
+        process.once('SIGINT', force);
+        process.once('SIGTERM', force);
+        return;
+      }
+      err('tongate devnet: second signal, exiting without a clean stop');
+      process.exit(130);
+    };
+    process.once('SIGINT', force);
+    process.once('SIGTERM', force);
+    log('info', 'Stopping devnet', { signal });
+    stopActivity.abort();
+    await activity;
+    await node.stop();
+    process.off('SIGINT', force);
+    process.off('SIGTERM', force);
+    return 0;
+  },
+};

@@ -1,0 +1,145 @@
+// PGlite: PostgreSQL in WASM, one connection in this process. Every statement and transaction runs one
+// at a time (PGlite queues them itself). COPY reads a Blob at '/dev/blob'; the encoder's chunks are
+// grouped into Blobs of at most BLOB_BYTES, each one COPY statement, all inside one transaction so the
+// copy is atomic as a single COPY is on PostgreSQL.
+import { mkdir, open, readFile, unlink } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { type DatabaseConfig, DbError } from '../common/index.ts';
+import { type Driver, type DriverResult, type DriverSession, rolledBackAtCommit } from './driver.ts';
+import { TEXT_PARSERS } from './values.ts';
+
+type PgliteConfig = Extract<DatabaseConfig, { kind: 'pglite' }>;
+
+const BLOB_BYTES = 32 << 20;
+
+function sessionOf(target: PGlite | Transaction): DriverSession {
+  return {
+    async query(sql, params): Promise<DriverResult> {
+      const r = await target.query<Record<string, unknown>>(sql, params as unknown[]);
+      return { rows: r.rows, rowCount: r.rowCount ?? r.affectedRows ?? 0 };
+    },
+    async exec(script) {
+      await target.exec(script);
+    },
+    async copyIn(copyTarget, chunks) {
+      let parts: Buffer[] = [];
+      let size = 0;
+      const flush = async () => {
+        if (parts.length === 0) return;
+        const blob = new Blob(parts);
+        parts = [];
+        size = 0;
+        await target.query(`COPY ${copyTarget} FROM '/dev/blob'`, [], { blob });
+      };
+      for await (const chunk of chunks) {
+        parts.push(chunk);
+        size += chunk.length;
+        if (size >= BLOB_BYTES) await flush();
+      }
+      await flush();
+    },
+  };
+}
+
+/** Directories opened by this process: a second PGlite instance on one directory corrupts it too. */
+const openHere = new Set<string>();
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function lockedError(dir: string, lockPath: string, pid: number | undefined): DbError {
+  const by = pid === process.pid ? 'this process' : pid === undefined ? 'another process' : `process ${pid}`;
+  return new DbError(
+    'TG_DB_LOCKED',
+    `PGlite at ${dir} is open in ${by} (lock file ${lockPath}); PGlite allows one process per directory: stop it, or give this one its own --data or a DATABASE_URL`,
+    { details: { dir, lockPath, pid } },
+  );
+}
+
+/**
+ * PGlite itself does not stop two processes from opening one directory, which corrupts it. The lock
+ * is a file beside the directory holding the owner's pid; a lock whose process is gone is taken over.
+ */
+async function lockDirectory(dir: string): Promise<() => Promise<void>> {
+  const lockPath = `${dir}.lock`;
+  if (openHere.has(dir)) throw lockedError(dir, lockPath, process.pid);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const fh = await open(lockPath, 'wx');
+      try {
+        await fh.writeFile(`${process.pid}\n`);
+      } finally {
+        await fh.close();
+      }
+      openHere.add(dir);
+      return async () => {
+        openHere.delete(dir);
+        await unlink(lockPath).catch(() => {});
+      };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      const pid = Number.parseInt(await readFile(lockPath, 'utf8').catch(() => ''), 10);
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
+        throw lockedError(dir, lockPath, pid);
+      }
+      await unlink(lockPath).catch(() => {});
+    }
+  }
+  throw lockedError(dir, lockPath, undefined);
+}
+
+export async function createPgliteDriver(cfg: PgliteConfig): Promise<Driver> {
+  const dir = resolve(cfg.dir);
+  await mkdir(dir, { recursive: true });
+  const unlock = await lockDirectory(dir);
+  let pglite: PGlite;
+  try {
+    pglite = await PGlite.create(dir, { parsers: TEXT_PARSERS });
+  } catch (e) {
+    await unlock();
+    throw e;
+  }
+  const direct = sessionOf(pglite);
+  const transaction = async <T>(fn: (s: DriverSession) => Promise<T>): Promise<T> => {
+    let fnDone = false;
+    try {
+      return await pglite.transaction(async (tx) => {
+        const out = await fn(sessionOf(tx));
+        fnDone = true;
+        return out;
+      });
+    } catch (e) {
+      // After fn returned, only COMMIT can fail: with a deferred constraint's SQLSTATE, or, when a
+      // statement had failed inside, with PGlite's own "rolled back" error, worded here as on PostgreSQL.
+      const sqlstate = (e as { code?: unknown }).code;
+      if (fnDone && (typeof sqlstate !== 'string' || sqlstate === '' || sqlstate === '25P02')) {
+        throw rolledBackAtCommit();
+      }
+      throw e;
+    }
+  };
+  return {
+    where: `PGlite at ${dir}`,
+    direct: {
+      query: direct.query,
+      exec: direct.exec,
+      // Several COPY statements are atomic only together in one transaction.
+      copyIn: (copyTarget, chunks) => transaction((s) => s.copyIn(copyTarget, chunks)),
+    },
+    transaction,
+    async close() {
+      try {
+        await pglite.close();
+      } finally {
+        await unlock();
+      }
+    },
+  };
+}

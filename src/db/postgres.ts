@@ -1,0 +1,129 @@
+// PostgreSQL through a bounded node-postgres Pool: application_name and statement_timeout per pool,
+// a connect timeout so an unreachable server fails instead of hanging, COPY through pg-copy-streams.
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import pg from 'pg';
+import { from as copyFromStdin } from 'pg-copy-streams';
+import type { DatabaseConfig } from '../common/index.ts';
+import { type Driver, type DriverResult, type DriverSession, rolledBackAtCommit } from './driver.ts';
+import { TEXT_PARSERS } from './values.ts';
+
+type PostgresConfig = Extract<DatabaseConfig, { kind: 'postgres' }>;
+
+const typeParsers: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: string) => {
+    const own = format === 'binary' ? undefined : TEXT_PARSERS[oid];
+    return own ?? pg.types.getTypeParser(oid, format as 'text');
+  }) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+/** host:port/database of a URL, for messages; never the user's password. */
+export function postgresWhere(url: string): string {
+  try {
+    const u = new URL(url);
+    const host = u.hostname || u.searchParams.get('host') || 'localhost';
+    return `PostgreSQL at ${host}:${u.port || '5432'}/${decodeURIComponent(u.pathname.slice(1)) || '(default database)'}`;
+  } catch {
+    return 'PostgreSQL';
+  }
+}
+
+const ignore = () => {};
+
+/**
+ * A client taken from the pool. While checked out a client's socket errors are emitted on the client
+ * itself (the pool listens only to idle ones); the failing query rejects as well, so the event only
+ * needs a listener that keeps it from crashing the process.
+ */
+async function checkout(pool: pg.Pool): Promise<pg.PoolClient> {
+  const c = await pool.connect();
+  c.on('error', ignore);
+  return c;
+}
+
+function release(c: pg.PoolClient, broken?: Error): void {
+  c.off('error', ignore);
+  c.release(broken);
+}
+
+function sessionOf(client: pg.PoolClient | pg.Pool): DriverSession {
+  return {
+    async query(sql, params): Promise<DriverResult> {
+      const r = await client.query({ text: sql, values: params as unknown[] });
+      return { rows: r.rows as Record<string, unknown>[], rowCount: r.rowCount ?? 0 };
+    },
+    async exec(script) {
+      await client.query(script);
+    },
+    async copyIn(target, chunks) {
+      const run = async (c: pg.PoolClient) => {
+        const stream = c.query(copyFromStdin(`COPY ${target} FROM STDIN`));
+        await pipeline(Readable.from(chunks), stream);
+      };
+      if (client instanceof pg.Pool) {
+        const c = await checkout(client);
+        let broken: Error | undefined;
+        try {
+          await run(c);
+        } catch (e) {
+          broken = e as Error;
+          throw e;
+        } finally {
+          // A COPY cut off mid-stream leaves the connection in an unknown state: drop it.
+          release(c, broken);
+        }
+      } else {
+        await run(client);
+      }
+    },
+  };
+}
+
+export function createPostgresDriver(cfg: PostgresConfig): Driver {
+  const pool = new pg.Pool({
+    connectionString: cfg.url,
+    max: cfg.poolSize ?? 10,
+    application_name: cfg.applicationName ?? 'tongate',
+    ...(cfg.statementTimeoutMs !== undefined ? { statement_timeout: cfg.statementTimeoutMs } : {}),
+    connectionTimeoutMillis: cfg.connectTimeoutMs ?? 10_000,
+    idleTimeoutMillis: 10_000,
+    types: typeParsers,
+  });
+  // An idle client whose server went away emits 'error' on the pool; without a listener that would
+  // crash the process. The pool drops the client, and the next query reports the problem.
+  pool.on('error', () => {});
+
+  return {
+    where: postgresWhere(cfg.url),
+    direct: sessionOf(pool),
+    async transaction(fn) {
+      const client = await checkout(pool);
+      try {
+        await client.query('BEGIN');
+      } catch (e) {
+        release(client, e as Error);
+        throw e;
+      }
+      let broken: Error | undefined;
+      try {
+        const out = await fn(sessionOf(client));
+        const commit = await client.query('COMMIT');
+        if (commit.command === 'ROLLBACK') throw rolledBackAtCommit();
+        return out;
+      } catch (e) {
+        try {
+          await client.query('ROLLBACK');
+        } catch (rollbackError) {
+          // The connection is gone or wedged: the pool must not hand it out again.
+          broken = rollbackError as Error;
+        }
+        throw e;
+      } finally {
+        release(client, broken);
+      }
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}

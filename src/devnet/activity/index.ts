@@ -1,0 +1,20 @@
+// Devnet activity: realistic traffic (transfers, a bounce, a refused message, a jetton and an NFT collection with
+// their life cycles) generated as a liteserver client with the node's funded wallets. The node wires
+// `--activity` to startActivity; `tongate devnet activity` runs it against any devnet.
+export { startActivity } from './activity.ts';
+export type { AccountSnapshot, AccountStatus, ActivityChain, GetterResult } from './chain.ts';
+export {
+  ACTIVITY_CYCLE,
+  type ActivityCounters,
+  type ActivityHandle,
+  type ActivityKindCounters,
+  type ActivityLedger,
+  type ActivityLog,
+  type ActivityLogLevel,
+  type ActivityOptions,
+  type ActivityStepKind,
+  type LedgerCollection,
+  type LedgerJetton,
+  type LedgerNftItem,
+} from './types.ts';
+export { type ActivityWalletEntry, type ActivityWalletVersion, parseWalletsFile } from './wallets.ts';

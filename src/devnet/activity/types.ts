@@ -1,0 +1,123 @@
+// The activity's public surface: options, the handle, its counters, and the ledger of what it did.
+import type { Address } from '@ton/core';
+import type { GlobalConfig, LiteMethods } from '../../lite/index.ts';
+import type { ActivityChain } from './chain.ts';
+import type { ActivityWalletEntry } from './wallets.ts';
+
+export type ActivityStepKind =
+  | 'transfer'
+  | 'bounce'
+  | 'failed-compute'
+  | 'jetton-deploy'
+  | 'jetton-mint'
+  | 'jetton-transfer'
+  | 'jetton-burn'
+  | 'nft-deploy'
+  | 'nft-mint'
+  | 'nft-transfer';
+
+/**
+ * Step i runs ACTIVITY_CYCLE[i % length]: one cycle covers every kind, deploys before they are used, so the
+ * first ten steps already show every kind of traffic.
+ */
+export const ACTIVITY_CYCLE: readonly ActivityStepKind[] = [
+  'transfer',
+  'jetton-deploy',
+  'jetton-transfer',
+  'nft-deploy',
+  'nft-transfer',
+  'bounce',
+  'failed-compute',
+  'jetton-burn',
+  'jetton-mint',
+  'nft-mint',
+];
+
+export type ActivityLogLevel = 'debug' | 'info' | 'warn' | 'error';
+/** Structured log sink: a past-tense message and fields (style guide §6.3). */
+export type ActivityLog = (level: ActivityLogLevel, msg: string, fields?: Record<string, unknown>) => void;
+
+export interface ActivityOptions {
+  /** An open liteserver pool (or pinned client); the activity does not close it. */
+  pool?: LiteMethods;
+  /** A TON global config (path, http(s) URL or parsed); the activity opens a pool on it and closes it at the end. */
+  liteConfig?: string | GlobalConfig;
+  /** Any other chain client (tests); takes precedence over `pool` and `liteConfig`. */
+  chain?: ActivityChain;
+  /** The node's wallets.json: its path, or its parsed entries. */
+  wallets: string | readonly ActivityWalletEntry[];
+  /** Every choice (wallets, amounts, fresh addresses, contract contents) derives from it. Default 'tongate'. */
+  seed?: string;
+  log?: ActivityLog;
+  /** Stops the loop (after aborting the step in progress). */
+  signal?: AbortSignal;
+  /** Pause between steps; default 1000 ms. */
+  intervalMs?: number;
+  /** Stop after this many steps; default: run until stopped. */
+  steps?: number;
+  /** Longest wait for one step's effects; default 60 s. */
+  stepTimeoutMs?: number;
+  /** Polling period while waiting for effects; default 250 ms. */
+  pollMs?: number;
+  /** Network global id (v5r1 wallet ids); default -217, the devnet's. */
+  globalId?: number;
+}
+
+export interface ActivityKindCounters {
+  ok: number;
+  failed: number;
+  skipped: number;
+}
+
+export interface ActivityCounters {
+  steps: number;
+  ok: number;
+  failed: number;
+  /** Steps that had nothing to act on (e.g. no jetton deployed yet because its deploy failed). */
+  skipped: number;
+  byKind: Record<ActivityStepKind, ActivityKindCounters>;
+  lastFailure: { step: number; kind: ActivityStepKind; reason: string } | null;
+}
+
+export interface LedgerJetton {
+  step: number;
+  master: Address;
+  admin: Address;
+  /** Minted minus burned, by the activity's own successful steps. */
+  totalSupply: bigint;
+  /** Expected balance per owner (raw address), by the activity's own successful steps. */
+  balances: Map<string, bigint>;
+}
+
+export interface LedgerNftItem {
+  index: bigint;
+  address: Address;
+  owner: Address;
+}
+
+export interface LedgerCollection {
+  step: number;
+  address: Address;
+  owner: Address;
+  nextItemIndex: bigint;
+  items: LedgerNftItem[];
+}
+
+/** What the activity did and what the chain should therefore show (for demos and end-to-end checks). */
+export interface ActivityLedger {
+  transfers: Array<{ step: number; from: Address; to: Address; value: bigint; comment: string }>;
+  bounces: Array<{ step: number; from: Address; to: Address }>;
+  failedComputes: Array<{ step: number; from: Address; to: Address; exitCode: number }>;
+  jettons: LedgerJetton[];
+  collections: LedgerCollection[];
+}
+
+export interface ActivityHandle {
+  /** A snapshot of the counters. */
+  readonly counters: ActivityCounters;
+  ledger(): ActivityLedger;
+  /** Resolves when the loop ends (steps done, stopped or aborted), with the final counters. */
+  readonly done: Promise<ActivityCounters>;
+  /** Aborts the step in progress, ends the loop, closes the pool it opened; resolves with the final counters. */
+  stop(): Promise<ActivityCounters>;
+}
