@@ -17,7 +17,6 @@ import {
   indexServerKeys,
 } from '../../src/adnl/index.ts';
 import {
-  type BlockIdExt,
   type ChainView,
   createLiteDispatcher,
   decodeTl,
@@ -25,6 +24,7 @@ import {
   encodeTl,
   type LiteServerEndpoint,
 } from '../../src/lite/index.ts';
+import type { BlockIdExt } from '../../src/ton/index.ts';
 import { loadVector } from '../support/vectors.ts';
 
 export const MC_SHARD = -(2n ** 63n);

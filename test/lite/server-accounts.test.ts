@@ -28,7 +28,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdnlClient, generateKeyPair } from '../../src/adnl/index.ts';
 import { LiteServerError } from '../../src/common/index.ts';
 import {
-  type BlockIdExt,
   type BlockLookup,
   type ChainView,
   createLiteServer,
@@ -39,6 +38,7 @@ import { decodeTl, encodeTl, type TlObject } from '../../src/lite/tl/index.ts';
 import {
   type AugDictCodec,
   type Block,
+  type BlockIdExt,
   type BlockInfo,
   blockStateHash,
   buildAugDictRoot,

@@ -8,7 +8,6 @@ import { Functions } from 'ton-lite-client/dist/schema.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdnlClient, generateKeyPair } from '../../src/adnl/index.ts';
 import {
-  type BlockIdExt,
   type ChainView,
   createLiteServer,
   LITE_BAD_REQUEST,
@@ -19,7 +18,7 @@ import {
   type LiteServerOptions,
 } from '../../src/lite/server/index.ts';
 import { decodeTl, encodeTl, type TlObject, tlConstructorId } from '../../src/lite/tl/index.ts';
-import { parseBoc, verifyBlockProof } from '../../src/ton/index.ts';
+import { type BlockIdExt, parseBoc, verifyBlockProof } from '../../src/ton/index.ts';
 import { createPrivateNetVectorChain, type PrivateNetChainView } from '../support/vector-chain.ts';
 import { hasVectors } from '../support/vectors.ts';
 

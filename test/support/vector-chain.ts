@@ -13,7 +13,6 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Cell } from '@ton/core';
 import type {
-  BlockIdExt,
   BlockLookup,
   BlockRecord,
   ChainView,
@@ -22,6 +21,7 @@ import type {
 } from '../../src/lite/server/index.ts';
 import { decodeTl, type TlObjectByName } from '../../src/lite/tl/index.ts';
 import {
+  type BlockIdExt,
   type BlockInfo,
   listShards,
   loadBlockCell,

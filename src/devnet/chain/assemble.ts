@@ -8,6 +8,7 @@ import {
   type BlkMasterInfo,
   type BlkPrevInfo,
   type BlockExtra,
+  type BlockIdExt,
   type BlockInfo,
   type ExtBlkRef,
   type GlobalVersion,
@@ -29,7 +30,7 @@ import type { ProcessedUptoRec } from './msg-queue.ts';
 import { shardIdent } from './shard-id.ts';
 import { buildQueueInfo, chainFile } from './state-parts.ts';
 import { buildStateUpdate } from './state-update.ts';
-import type { BlockIdExt, ChainTop, CollatedBlock } from './types.ts';
+import type { ChainTop, CollatedBlock } from './types.ts';
 
 export interface AssembleArgs {
   e: Engine;

@@ -17,6 +17,7 @@ import {
   type AugDictCodec,
   augDictEntries,
   type Block,
+  type BlockIdExt,
   buildAugDictRoot,
   buildOutMsgQueue,
   buildShardAccounts,
@@ -43,7 +44,7 @@ import {
   storeShardStateUnsplit,
   verifyMerkleUpdate,
 } from '../../ton/index.ts';
-import type { BlockIdExt, ChainTop, CollatedBlock, CollatedMcBlock } from './types.ts';
+import type { ChainTop, CollatedBlock, CollatedMcBlock } from './types.ts';
 
 const U = (c: CurrencyCollection) => c.coins;
 

@@ -3,6 +3,7 @@
 import type { Cell, Slice } from '@ton/core';
 import { CollateError } from '../../common/errors.ts';
 import {
+  type BlockIdExt,
   type BlockInfo,
   binTreeLeaves,
   type ExtBlkRef,
@@ -29,7 +30,7 @@ import {
 } from '../../ton/index.ts';
 import { type ChainConfig, readChainConfig } from './config-view.ts';
 import { MASTER_SHARD, MASTERCHAIN, shardOfIdent } from './shard-id.ts';
-import type { BlockIdExt, ChainTop, PrevBlocksInfo } from './types.ts';
+import type { ChainTop, PrevBlocksInfo } from './types.ts';
 
 function whole<T>(v: Prunable<T>, what: string): T {
   if (isPruned(v)) throw new CollateError(`${what} is a pruned branch: the collator needs complete states`);

@@ -9,7 +9,6 @@ export { MASTER_SHARD, MASTERCHAIN, shardContains, shardIsAncestor } from './sha
 export { chainFile } from './state-parts.ts';
 export { blockRandSeed, type ChainTops, collateStep, type StepArgs, type StepResult } from './step.ts';
 export type {
-  BlockIdExt,
   BlockSignature,
   BlockTransaction,
   ChainTop,

@@ -1,18 +1,7 @@
 // The collator's public types. A chain is described by its latest block and the state after it (cells, as the
 // store keeps them), so a state restored from disk is as good as one just collated.
 import type { Address, Cell } from '@ton/core';
-import type { BlockInfo, ValueFlow } from '../../ton/index.ts';
-
-/** `tonNode.blockIdExt`; shard is the unsigned 64-bit shard id (masterchain 0x8000000000000000n). */
-export interface BlockIdExt {
-  workchain: number;
-  shard: bigint;
-  seqno: number;
-  /** Hash of the block root cell; for a zero state, of the state root. */
-  rootHash: Buffer;
-  /** sha256 of the block (or zero-state) file. */
-  fileHash: Buffer;
-}
+import type { BlockIdExt, BlockInfo, ValueFlow } from '../../ton/index.ts';
 
 /** The latest block of one chain (a shard, or the masterchain) and the state after it. */
 export interface ChainTop {

@@ -6,6 +6,7 @@ import { type Address, beginCell, type Cell } from '@ton/core';
 import { CollateError } from '../../common/errors.ts';
 import {
   addCurrencies,
+  type BlockIdExt,
   loadAccountOrNone,
   loadConfigParam,
   loadConfigParams,
@@ -19,7 +20,7 @@ import { type AccountRecord, buildAccounts, readShardAccount } from './account-d
 import { readChainConfig, withConfigParam } from './config-view.ts';
 import { MASTER_SHARD, MASTERCHAIN, shardIdent, shardPrefixLength } from './shard-id.ts';
 import { chainFile } from './state-parts.ts';
-import type { BlockIdExt, ZeroState } from './types.ts';
+import type { ZeroState } from './types.ts';
 import { computeValidatorNodes, validatorSetHash } from './validator-set.ts';
 
 export interface ZeroStatesArgs {

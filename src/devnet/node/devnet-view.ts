@@ -5,7 +5,6 @@ import { createHash } from 'node:crypto';
 import { type Cell, loadAccount, parseTuple, type TupleItem } from '@ton/core';
 import { LiteServerError } from '../../common/errors.ts';
 import {
-  type BlockIdExt,
   type BlockLookup,
   type BlockRecord,
   type BlockSignatureSet,
@@ -17,7 +16,7 @@ import {
   type RunGetMethodResult,
   type ZeroStateIdExt,
 } from '../../lite/index.ts';
-import { parseBoc } from '../../ton/index.ts';
+import { type BlockIdExt, parseBoc } from '../../ton/index.ts';
 import { type ChainTop, type ChainTops, viewMc } from '../chain/index.ts';
 import type { DevnetStore } from '../store/index.ts';
 import type { TvmRunner } from '../tvm/index.ts';

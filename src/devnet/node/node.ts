@@ -7,8 +7,8 @@ import { join, resolve } from 'node:path';
 import { type Cell, loadAccount } from '@ton/core';
 import { keyPairFromSeed } from '../../adnl/index.ts';
 import { ConfigError, LiteServerError } from '../../common/errors.ts';
-import { type BlockIdExt, createLiteServer, type LiteServer } from '../../lite/index.ts';
-import { parseBoc } from '../../ton/index.ts';
+import { createLiteServer, type LiteServer } from '../../lite/index.ts';
+import { type BlockIdExt, parseBoc } from '../../ton/index.ts';
 import type { ChainTop, ChainTops } from '../chain/index.ts';
 import {
   DEVNET_GLOBAL_ID,

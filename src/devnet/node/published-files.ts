@@ -8,7 +8,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ConfigError } from '../../common/errors.ts';
-import type { BlockIdExt } from '../../lite/index.ts';
+import type { BlockIdExt } from '../../ton/index.ts';
 import type { DevnetWallet } from '../genesis/index.ts';
 
 export interface WalletsFileEntry {

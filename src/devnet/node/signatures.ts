@@ -7,7 +7,8 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Cell } from '@ton/core';
-import type { BlockIdExt, BlockSignatureSet } from '../../lite/index.ts';
+import type { BlockSignatureSet } from '../../lite/index.ts';
+import type { BlockIdExt } from '../../ton/index.ts';
 import { nodeIdShort, signBlock, type ValidatorKey, viewBlockInfo } from '../chain/index.ts';
 
 interface SignatureFile {

@@ -1,5 +1,6 @@
 // The devnet node's public surface: its options, what it reports, and the events it publishes per step.
-import type { BlockIdExt, ChainView } from '../../lite/index.ts';
+import type { ChainView } from '../../lite/index.ts';
+import type { BlockIdExt } from '../../ton/index.ts';
 
 export type DevnetLogLevel = 'debug' | 'info' | 'warn' | 'error';
 /** Structured log sink: a past-tense message and fields (style guide §6.3). */

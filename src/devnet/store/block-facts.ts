@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { type Cell, CellType, Dictionary } from '@ton/core';
 import { StoreError } from '../../common/errors.ts';
 import {
+  type BlockIdExt,
   type BlockInfo,
   loadBlockInfo,
   loadShardAccountBlocks,
@@ -14,7 +15,6 @@ import {
   parseBoc,
   shardIdOf,
 } from '../../ton/index.ts';
-import type { BlockIdExt } from './types.ts';
 
 export interface MessageRef {
   hash: Buffer;

@@ -4,7 +4,8 @@
 import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { StoreError } from '../../common/errors.ts';
-import type { BlockIdExt, DevnetHead, DevnetMeta, FileEntry, StepManifest, StoredBlock } from './types.ts';
+import type { BlockIdExt } from '../../ton/index.ts';
+import type { DevnetHead, DevnetMeta, FileEntry, StepManifest, StoredBlock } from './types.ts';
 
 export const LAYOUT_VERSION = 1;
 export const FILES_DIR = 'files';

@@ -5,7 +5,6 @@ export { type DevnetStoreReader, openDevnetStoreReader } from './reader.ts';
 export { openDevnetStore } from './store.ts';
 export type {
   AccountInput,
-  BlockIdExt,
   DevnetHead,
   DevnetMeta,
   DevnetMetaInput,

@@ -2,7 +2,8 @@
 // Every key starts with one ASCII byte naming its table; integers are big-endian so byte order is numeric
 // order inside one (workchain, shard) or one account.
 import { StoreError } from '../../common/errors.ts';
-import type { BlockIdExt, StoredBlock } from './types.ts';
+import type { BlockIdExt } from '../../ton/index.ts';
+import type { StoredBlock } from './types.ts';
 
 export const T_LAYOUT = 0x56; // 'V'
 export const T_META = 0x47; // 'G'

@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isTongateError } from '../../common/errors.ts';
+import type { BlockIdExt } from '../../ton/index.ts';
 import { openDevnetStore, openDevnetStoreReader } from './index.ts';
 import { loadNodeDbChain, type NodeDbChain } from './testing/chain-fixtures.ts';
 import { spawnWriter, type WriterProcess } from './testing/spawn-writer.ts';
-import type { BlockIdExt } from './types.ts';
 
 const UNTIL = 60;
 

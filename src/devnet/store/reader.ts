@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { StoreError } from '../../common/errors.ts';
+import type { BlockIdExt } from '../../ton/index.ts';
 import {
   blockFilePath,
   decodeHead,
@@ -14,7 +15,7 @@ import {
   manifestPath,
   readIfExists,
 } from './files.ts';
-import type { BlockIdExt, DevnetHead, DevnetMeta, StepManifest } from './types.ts';
+import type { DevnetHead, DevnetMeta, StepManifest } from './types.ts';
 
 export interface DevnetStoreReader {
   readonly dir: string;

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { Address, type Cell } from '@ton/core';
 import { ClassicLevel } from 'classic-level';
 import { StoreError } from '../../common/errors.ts';
-import { parseBoc } from '../../ton/index.ts';
+import { type BlockIdExt, parseBoc } from '../../ton/index.ts';
 import { type BlockFacts, readBlockFacts, readZeroStateFacts, type ZeroStateFacts } from './block-facts.ts';
 import { CellStore, cellKey, encodeCell } from './cell-store.ts';
 import {
@@ -65,7 +65,6 @@ import {
 } from './keys.ts';
 import type {
   AccountInput,
-  BlockIdExt,
   DevnetHead,
   DevnetMeta,
   DevnetStore,

@@ -1,17 +1,7 @@
 // The devnet store's public types: plain data in (ids, cells, BoC bytes), plain data out. The collator's own
 // types stay out of here; the node adapts its output to StepInput.
 import type { Address, Cell } from '@ton/core';
-
-/** `tonNode.blockIdExt`: shard is the unsigned 64-bit shard id (masterchain 0x8000000000000000n). */
-export interface BlockIdExt {
-  workchain: number;
-  shard: bigint;
-  seqno: number;
-  /** Hash of the block root cell (for a zero state: of the state root, at level 0). */
-  rootHash: Buffer;
-  /** sha256 of the block (or zero-state) file bytes. */
-  fileHash: Buffer;
-}
+import type { BlockIdExt } from '../../ton/index.ts';
 
 /** One stored block (or zero state) with the header facts lookups and the walker need. */
 export interface StoredBlock {

@@ -8,9 +8,10 @@ import { join } from 'node:path';
 import { Address, beginCell, Cell, Dictionary, loadTransaction, storeMessage } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadVector } from '../../../test/support/vectors.ts';
+import type { BlockIdExt } from '../../ton/index.ts';
 import { openDevnetStore } from './index.ts';
 import { loadVectorBlocks, type VectorBlock } from './testing/chain-fixtures.ts';
-import type { BlockIdExt, DevnetStore, StepBlockInput } from './types.ts';
+import type { DevnetStore, StepBlockInput } from './types.ts';
 
 const STEP_A = {
   mc: 'mainnet_tongo_block-5.json',

@@ -2,11 +2,10 @@
 // dictionary, and for basechain accounts asked at a masterchain block the shard proof through its
 // McStateExtra.shard_hashes (LiteQuery::perform_getAccountState / finish_getAccountState / finish_runSmcMethod).
 import { type Cell, CellType, loadAccount, parseTuple } from '@ton/core';
-import { buildMerkleProof, loadExtBlkRef, parseBoc, trackCellUsage } from '../../ton/index.ts';
+import { type BlockIdExt, buildMerkleProof, loadExtBlkRef, parseBoc, trackCellUsage } from '../../ton/index.ts';
 import { stateRootProof } from './block-proofs.ts';
 import { dictLookupRoot, findShardLeaf, open } from './cell-walk.ts';
 import { boc, readMcStateExtra, readStateRoot, skipCurrencyCollection, visitAll } from './chain-read.ts';
-import type { BlockIdExt } from './chain-view.ts';
 import {
   type HandlerContext,
   type HandlerTable,

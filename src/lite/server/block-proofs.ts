@@ -1,7 +1,7 @@
 // The block proofs every answer builds on (validator/impl/liteserver.cpp): the header proof of getBlockHeader
 // and the "state root proof" (block header + state_update) that ties a state proof to a block's root hash.
 import type { Cell } from '@ton/core';
-import { buildMerkleProof, trackCellUsage } from '../../ton/index.ts';
+import { type BlockIdExt, buildMerkleProof, trackCellUsage } from '../../ton/index.ts';
 import {
   blockParts,
   readBlockExtra,
@@ -10,7 +10,6 @@ import {
   stateUpdateNewHash,
   visitAll,
 } from './chain-read.ts';
-import type { BlockIdExt } from './chain-view.ts';
 import { formatBlockId } from './ids.ts';
 import { badRequest } from './lite-errors.ts';
 

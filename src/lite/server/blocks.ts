@@ -1,7 +1,7 @@
 // getBlock, getBlockHeader, getState, lookupBlock, getAllShardsInfo, listBlockTransactions(Ext).
 import { createHash } from 'node:crypto';
 import { beginCell, type Cell, type Slice } from '@ton/core';
-import { buildMerkleProof, loadMsgEnvelope, trackCellUsage } from '../../ton/index.ts';
+import { type BlockIdExt, buildMerkleProof, loadMsgEnvelope, trackCellUsage } from '../../ton/index.ts';
 import type { LiteServerTransactionId, LiteServerTransactionMetadata } from '../tl/index.ts';
 import { blockHeaderProof } from './block-proofs.ts';
 import { dictLookupRoot, dictNearest, dictNearestRoot, open } from './cell-walk.ts';
@@ -14,7 +14,7 @@ import {
   skipCurrencyCollection,
   visitAll,
 } from './chain-read.ts';
-import type { BlockIdExt, BlockLookup } from './chain-view.ts';
+import type { BlockLookup } from './chain-view.ts';
 import {
   type HandlerContext,
   type HandlerTable,

@@ -3,7 +3,7 @@
 // prev_blocks and forward through key-block configurations and validator signatures).
 // LiteQuery::continue_getShardBlockProof, continue_lookupBlockWithProof_*, construct_proof_chain.
 import type { Cell } from '@ton/core';
-import { buildMerkleProof, parseBoc, prevBlockIds, trackCellUsage } from '../../ton/index.ts';
+import { type BlockIdExt, buildMerkleProof, parseBoc, prevBlockIds, trackCellUsage } from '../../ton/index.ts';
 import type { LiteServerBlockLink, LiteServerShardBlockLink } from '../tl/index.ts';
 import { headerOnlyProof, stateRootProof } from './block-proofs.ts';
 import { lookup } from './blocks.ts';
@@ -18,7 +18,7 @@ import {
   readStateRoot,
   visitAll,
 } from './chain-read.ts';
-import { type BlockIdExt, type BlockSignatureSet, MASTERCHAIN, SHARD_ALL } from './chain-view.ts';
+import { type BlockSignatureSet, MASTERCHAIN, SHARD_ALL } from './chain-view.ts';
 import { type HandlerContext, type HandlerTable, loadBlock, loadState } from './handler-context.ts';
 import {
   formatBlockId,
@@ -44,7 +44,7 @@ const MAX_BLOCK_LINKS = 16;
 function prevIds(root: Cell, id: BlockIdExt): BlockIdExt[] {
   const what = `block ${formatBlockId(id)}`;
   const info = readBlockInfo(blockParts(root, what), what);
-  return prevBlockIds(info).map((p) => ({ ...p, fileHash: p.fileHash as Buffer }));
+  return prevBlockIds(info);
 }
 
 async function masterchainRef(ctx: HandlerContext, id: BlockIdExt): Promise<number> {

@@ -7,17 +7,7 @@
 // pruned branches. The dispatcher reads through them and answers 651 ("not in db") when a query needs a
 // pruned part, exactly as a node answers for data it does not hold.
 import type { Cell } from '@ton/core';
-
-/** A block's full id (tonNode.blockIdExt). `shard` is the unsigned 64-bit shard id (mc: 0x8000000000000000n). */
-export interface BlockIdExt {
-  workchain: number;
-  shard: bigint;
-  seqno: number;
-  /** Representation hash of the Block root cell. */
-  rootHash: Buffer;
-  /** SHA-256 of the block file (its BoC as the network stores it). */
-  fileHash: Buffer;
-}
+import type { BlockIdExt } from '../../ton/index.ts';
 
 /** The zero state of the masterchain (tonNode.zeroStateIdExt). */
 export interface ZeroStateIdExt {

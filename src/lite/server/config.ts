@@ -1,7 +1,7 @@
 // getConfigAll / getConfigParams, getLibraries(WithProof), getValidatorStats: proofs over the masterchain
 // state (McStateExtra and its ^[ … ] cell) tied to the block by a state root proof.
 import type { Cell } from '@ton/core';
-import { buildMerkleProof, trackCellUsage } from '../../ton/index.ts';
+import { type BlockIdExt, buildMerkleProof, trackCellUsage } from '../../ton/index.ts';
 import { stateRootProof } from './block-proofs.ts';
 import { dictLookupRoot, dictNearest, dictNearestRoot } from './cell-walk.ts';
 import {
@@ -15,7 +15,6 @@ import {
   stateLibraries,
   visitAll,
 } from './chain-read.ts';
-import type { BlockIdExt } from './chain-view.ts';
 import { type HandlerContext, type HandlerTable, loadBlock, loadState } from './handler-context.ts';
 import { addressKey, formatBlockId, fromTlBlockId, isMasterchainExt, toTlBlockId } from './ids.ts';
 import { badRequest } from './lite-errors.ts';

@@ -1,7 +1,8 @@
 // What every handler gets, and the loads they share (the node's request_block_data / request_block_state).
 import type { Cell } from '@ton/core';
+import type { BlockIdExt } from '../../ton/index.ts';
 import type { TlFunctionName, TlObjectByName, TlResultOf } from '../tl/index.ts';
-import type { BlockIdExt, BlockRecord, ChainView } from './chain-view.ts';
+import type { BlockRecord, ChainView } from './chain-view.ts';
 import { formatBlockId, isValidFull } from './ids.ts';
 import { badRequest, notFound } from './lite-errors.ts';
 

@@ -1,7 +1,8 @@
 // Block ids and shard arithmetic as the node does them (ton/ton-types.h, crypto/block/block.h): TL carries the
 // shard as a signed 64-bit `long`, the view and src/ton use the unsigned id with its terminating 1 bit.
+import type { BlockIdExt } from '../../ton/index.ts';
 import type { TonNodeBlockIdExt } from '../tl/index.ts';
-import { type BlockIdExt, MASTERCHAIN, SHARD_ALL } from './chain-view.ts';
+import { MASTERCHAIN, SHARD_ALL } from './chain-view.ts';
 
 const MASK64 = (1n << 64n) - 1n;
 /** workchainInvalid in the node (0x80000000 as a signed int). */

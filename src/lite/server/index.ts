@@ -1,7 +1,6 @@
 // The liteserver side of lite_api: what a node must know (ChainView), the dispatcher that answers every
 // liteServer.* function from it, and the ADNL server wired to that dispatcher.
 export type {
-  BlockIdExt,
   BlockLookup,
   BlockRecord,
   BlockSignature,

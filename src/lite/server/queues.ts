@@ -1,12 +1,12 @@
 // getOutMsgQueueSizes, getBlockOutMsgQueueSize, getDispatchQueueInfo, getDispatchQueueMessages: the
 // outbound queue parts of a shard state (OutMsgQueueInfo and its OutMsgQueueExtra).
 import type { Cell, Slice } from '@ton/core';
-import { buildMerkleProof, loadMsgEnvelope, trackCellUsage } from '../../ton/index.ts';
+import { type BlockIdExt, buildMerkleProof, loadMsgEnvelope, trackCellUsage } from '../../ton/index.ts';
 import type { LiteServerDispatchQueueMessage, LiteServerTransactionMetadata } from '../tl/index.ts';
 import { stateRootProof } from './block-proofs.ts';
 import { dictNearest, dictNearestRoot, open } from './cell-walk.ts';
 import { blockParts, boc, readBlockExtra, readMcBlockExtra, readMcStateExtra, readStateRoot } from './chain-read.ts';
-import { type BlockIdExt, SHARD_ALL } from './chain-view.ts';
+import { SHARD_ALL } from './chain-view.ts';
 import { type HandlerContext, type HandlerTable, loadBlock, loadState } from './handler-context.ts';
 import {
   addressKey,

@@ -104,8 +104,22 @@ export function listBlockTransactions(block: Block): BlockTransaction[] {
   return out;
 }
 
-/** A block's full id, as liteserver APIs name blocks (`tonNode.blockIdExt`); shard is the 64-bit id. */
-export type BlockId = { workchain: number; shard: bigint; seqno: number; rootHash: Buffer; fileHash: Buffer | null };
+/**
+ * A block's full id, as liteserver APIs name blocks (`tonNode.blockIdExt`); shard is the unsigned 64-bit shard id
+ * (masterchain 0x8000000000000000n). A zero state is named the same way, with seqno 0.
+ */
+export interface BlockIdExt {
+  workchain: number;
+  shard: bigint;
+  seqno: number;
+  /** Representation hash of the Block root cell; for a zero state, of the state root (level 0). */
+  rootHash: Buffer;
+  /** SHA-256 of the block file (or zero-state file): its BoC as the network stores it. */
+  fileHash: Buffer;
+}
+
+/** A block's id where the file hash may be unknown (a block decoded from its root cell alone). */
+export type BlockId = Omit<BlockIdExt, 'fileHash'> & { fileHash: Buffer | null };
 
 const MASTER_SHARD = 0x8000000000000000n;
 
@@ -115,7 +129,7 @@ export function blockId(block: Block, rootHash: Buffer, fileHash: Buffer | null 
   return { workchain: shard.workchainId, shard: shardIdOf(shard), seqno: seqNo, rootHash, fileHash };
 }
 
-function idFromRef(workchain: number, shard: bigint, ref: ExtBlkRef): BlockId {
+function idFromRef(workchain: number, shard: bigint, ref: ExtBlkRef): BlockIdExt {
   return { workchain, shard, seqno: ref.seqNo, rootHash: ref.rootHash, fileHash: ref.fileHash };
 }
 
@@ -123,7 +137,7 @@ function idFromRef(workchain: number, shard: bigint, ref: ExtBlkRef): BlockId {
  * The block's parents: one normally, the same shard's previous block; the parent shard's block after a
  * split; the two child shards' blocks (left, then right) after a merge.
  */
-export function prevBlockIds(info: BlockInfo): BlockId[] {
+export function prevBlockIds(info: BlockInfo): BlockIdExt[] {
   const wc = info.shard.workchainId;
   const shard = shardIdOf(info.shard);
   const low = shard & -shard;
@@ -141,6 +155,6 @@ export function prevBlockIds(info: BlockInfo): BlockId[] {
 }
 
 /** The masterchain block a shard block refers to (null for masterchain blocks). */
-export function masterRefId(info: BlockInfo): BlockId | null {
+export function masterRefId(info: BlockInfo): BlockIdExt | null {
   return info.masterRef ? idFromRef(-1, MASTER_SHARD, info.masterRef.master) : null;
 }

@@ -10,6 +10,7 @@ import { loadVector, vectorPath } from '../../../../test/support/vectors.ts';
 import {
   type Block,
   type BlockId,
+  type BlockIdExt,
   isPruned,
   listShards,
   loadBlockCell,
@@ -19,7 +20,7 @@ import {
   shardAccountEntries,
   storeShardAccount,
 } from '../../../ton/index.ts';
-import type { AccountInput, BlockIdExt } from '../types.ts';
+import type { AccountInput } from '../types.ts';
 
 export interface PackEntry {
   name: string;
