@@ -28,9 +28,10 @@ import {
   shardIdFromPath,
   type ValueFlow,
 } from '../../ton/index.ts';
+import type { PrevBlocksInfo } from '../tvm/index.ts';
 import { type ChainConfig, readChainConfig } from './config-view.ts';
 import { MASTER_SHARD, MASTERCHAIN, shardOfIdent } from './shard-id.ts';
-import type { ChainTop, PrevBlocksInfo } from './types.ts';
+import type { ChainTop } from './types.ts';
 
 function whole<T>(v: Prunable<T>, what: string): T {
   if (isPruned(v)) throw new CollateError(`${what} is a pruned branch: the collator needs complete states`);

@@ -20,6 +20,7 @@ import {
   transactionFromCell,
   zeroCurrencies,
 } from '../../ton/index.ts';
+import type { PrevBlocksInfo } from '../tvm/index.ts';
 import { type AccountRecord, emptyAccountRecord, lookupAccount, readShardAccount } from './account-dict.ts';
 import { CAP, type ChainConfig, hasCapability } from './config-view.ts';
 import {
@@ -35,7 +36,7 @@ import {
   queueKey,
 } from './msg-queue.ts';
 import { shardContains } from './shard-id.ts';
-import type { BlockTransaction, ChainTvm, OutboundMessage, PrevBlocksInfo, RejectedMessage } from './types.ts';
+import type { BlockTransaction, ChainTvm, OutboundMessage, RejectedMessage } from './types.ts';
 
 /** An OutMsgQueue entry: EnqueuedMsg and the leaf's augmentation (the message's emitted or created lt). */
 export interface QueueEntry {

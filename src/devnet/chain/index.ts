@@ -18,11 +18,8 @@ export type {
   CollatedMcBlock,
   McChainState,
   OutboundMessage,
-  PrevBlocksInfo,
   RejectedMessage,
   ShardChainState,
-  TvmTxArgs,
-  TvmTxResult,
   ValidatorKey,
   ZeroState,
 } from './types.ts';

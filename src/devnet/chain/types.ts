@@ -2,6 +2,7 @@
 // store keeps them), so a state restored from disk is as good as one just collated.
 import type { Address, Cell } from '@ton/core';
 import type { BlockIdExt, BlockInfo, ValueFlow } from '../../ton/index.ts';
+import type { TvmRunner } from '../tvm/index.ts';
 
 /** The latest block of one chain (a shard, or the masterchain) and the state after it. */
 export interface ChainTop {
@@ -23,31 +24,8 @@ export interface ZeroState extends ChainTop {
   boc: Buffer;
 }
 
-/** What the emulator needs from the TVM runner (the `TvmRunner` contract of src/devnet/tvm, narrowed). */
-export interface TvmTxArgs {
-  shardAccount: Cell;
-  message: Cell;
-  now: number;
-  lt: bigint;
-  randomSeed: Buffer;
-  config: Cell;
-  libs: Cell | null;
-  prevBlocksInfo?: PrevBlocksInfo;
-  ignoreChksig?: boolean;
-}
-export type TvmTxResult =
-  | { ok: true; transaction: Cell; shardAccount: Cell; actions: Cell | null; vmLog: string }
-  | { ok: false; error: string; exitCode: number | null; vmLog: string };
-export interface ChainTvm {
-  runTransaction(a: TvmTxArgs): Promise<TvmTxResult>;
-}
-
-/** c7 PREVBLOCKS as @ton/sandbox takes it (`PrevBlocksInfo`). */
-export interface PrevBlocksInfo {
-  lastMcBlocks: BlockIdExt[];
-  prevKeyBlock: BlockIdExt;
-  lastMcBlocks100?: BlockIdExt[];
-}
+/** What the emulator needs from the TVM runner: the `TvmRunner` contract of src/devnet/tvm, narrowed. */
+export type ChainTvm = Pick<TvmRunner, 'runTransaction'>;
 
 export interface BlockTransaction {
   /** The 256-bit account id within the block's workchain. */
