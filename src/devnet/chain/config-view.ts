@@ -7,10 +7,8 @@ import {
   type BurningConfig,
   type CatchainConfig,
   type ConfigParam,
-  type ConfigParamOf,
   type GlobalVersion,
-  type KnownConfigParamId,
-  loadConfigParam,
+  loadConfigParamFrom,
   loadConfigParams,
   storeConfigParam,
   storeConfigParams,
@@ -55,35 +53,30 @@ export interface ChainConfig {
 
 const cache = new WeakMap<Cell, ChainConfig>();
 
-function param<N extends KnownConfigParamId>(params: Map<number, Cell>, id: N): ConfigParamOf<N> | undefined {
-  const c = params.get(id);
-  return c ? loadConfigParam(id, c) : undefined;
-}
-
 export function readChainConfig(root: Cell): ChainConfig {
   const hit = cache.get(root);
   if (hit) return hit;
   const params = loadConfigParams(root);
-  const p0 = param(params, 0);
+  const p0 = loadConfigParamFrom(params, 0);
   if (!p0) throw new CollateError('config: ConfigParam 0 (configuration smart contract address) is missing');
-  const p28 = param(params, 28);
+  const p28 = loadConfigParamFrom(params, 28);
   if (!p28) throw new CollateError('config: ConfigParam 28 (catchain config) is missing');
-  const vset = param(params, 35)?.curTempValidators ?? param(params, 34)?.curValidators;
+  const vset = loadConfigParamFrom(params, 35)?.curTempValidators ?? loadConfigParamFrom(params, 34)?.curValidators;
   if (!vset) throw new CollateError('config: ConfigParam 34 (current validator set) is missing');
-  const fees = param(params, 14)?.blockCreateFees;
+  const fees = loadConfigParamFrom(params, 14)?.blockCreateFees;
   const cfg: ChainConfig = {
     root,
     params,
     configAddr: p0.configAddr,
-    globalVersion: param(params, 8)?.globalVersion ?? { version: 0, capabilities: 0n },
+    globalVersion: loadConfigParamFrom(params, 8)?.globalVersion ?? { version: 0, capabilities: 0n },
     masterchainBlockFee: fees?.masterchainBlockFee ?? 0n,
     basechainBlockFee: fees?.basechainBlockFee ?? 0n,
     catchain: p28.catchainConfig,
     validators: vset,
-    workchains: param(params, 12)?.workchains ?? new Map(),
-    burning: param(params, 5)?.burningConfig ?? null,
-    mcBlockLimits: param(params, 22)?.blockLimits ?? null,
-    wcBlockLimits: param(params, 23)?.blockLimits ?? null,
+    workchains: loadConfigParamFrom(params, 12)?.workchains ?? new Map(),
+    burning: loadConfigParamFrom(params, 5)?.burningConfig ?? null,
+    mcBlockLimits: loadConfigParamFrom(params, 22)?.blockLimits ?? null,
+    wcBlockLimits: loadConfigParamFrom(params, 23)?.blockLimits ?? null,
   };
   cache.set(root, cfg);
   return cfg;

@@ -8,7 +8,7 @@ import {
   addCurrencies,
   type BlockIdExt,
   loadAccountOrNone,
-  loadConfigParam,
+  loadConfigParamFrom,
   loadConfigParams,
   type McStateExtra,
   type ShardStateUnsplit,
@@ -164,8 +164,7 @@ export function createZeroStates(p: ZeroStatesArgs): ZeroStates {
   );
 
   const params = loadConfigParams(p.config);
-  const p12 = params.get(12);
-  const old = p12 ? loadConfigParam(12, p12).workchains : new Map<number, WorkchainDescr>();
+  const old = loadConfigParamFrom(params, 12)?.workchains ?? new Map<number, WorkchainDescr>();
   const workchains = new Map(old);
   workchains.set(0, workchainDescr(old.get(0), p, workchain.id.rootHash, workchain.id.fileHash));
   const config = withConfigParam(p.config, 12, { kind: 'config_param_12', raw: beginCell().endCell(), workchains });

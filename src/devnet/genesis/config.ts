@@ -21,9 +21,9 @@ import {
   type CatchainConfig,
   type ConfigParam,
   type ConfigParamBodies,
-  type ConfigParamOf,
   type KnownConfigParamId,
   loadConfigParam,
+  loadConfigParamFrom,
   loadConfigParams,
   storeConfigParam,
   storeConfigParams,
@@ -100,11 +100,6 @@ function encodeParam<N extends KnownConfigParamId>(id: N, body: ConfigParamBodie
   return cell;
 }
 
-function baseParam<N extends KnownConfigParamId>(params: Map<number, Cell>, id: N): ConfigParamOf<N> | null {
-  const cell = params.get(id);
-  return cell === undefined ? null : loadConfigParam(id, cell);
-}
-
 function check32(name: string, b: Buffer): void {
   if (b.length !== 32) throw new ConfigError(`buildDevnetConfig: ${name} must be 32 bytes, got ${b.length}`);
 }
@@ -133,11 +128,11 @@ export function buildDevnetConfig(p: DevnetConfigArgs): Cell {
 
   if (p.globalVersion !== undefined) {
     checkUint32('globalVersion', p.globalVersion);
-    const capabilities = baseParam(params, 8)?.globalVersion.capabilities ?? 0n;
+    const capabilities = loadConfigParamFrom(params, 8)?.globalVersion.capabilities ?? 0n;
     params.set(8, encodeParam(8, { globalVersion: { version: p.globalVersion, capabilities } }));
   }
 
-  const baseWc = baseParam(params, 12)?.workchains.get(0) ?? BASECHAIN_TEMPLATE;
+  const baseWc = loadConfigParamFrom(params, 12)?.workchains.get(0) ?? BASECHAIN_TEMPLATE;
   const basechain: WorkchainDescr = {
     ...baseWc,
     enabledSince: p.genUtime,
@@ -151,7 +146,7 @@ export function buildDevnetConfig(p: DevnetConfigArgs): Cell {
 
   params.set(19, encodeParam(19, { globalId }));
 
-  const baseCc = baseParam(params, 28)?.catchainConfig;
+  const baseCc = loadConfigParamFrom(params, 28)?.catchainConfig;
   const catchainConfig: CatchainConfig = {
     kind: 'catchain_config_new',
     flags: 0,

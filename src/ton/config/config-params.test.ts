@@ -6,6 +6,7 @@ import {
   isKnownConfigParamId,
   KNOWN_CONFIG_PARAM_IDS,
   loadConfigParam,
+  loadConfigParamFrom,
   loadConfigParams,
   storeConfigParam,
   storeConfigParams,
@@ -188,6 +189,15 @@ describe.skipIf(!hasVectors)('ConfigParams on real chain data', () => {
     const v = vectors.find((x) => x.name === 'config_dict_mainnet_tonutils_replay_2026')!;
     expect(v.data.expected.global_version).toBe(13);
     expect(loadConfigParam(8, loadConfigParams(v.dict).get(8)!).globalVersion.version).toBe(13);
+  });
+
+  it('loadConfigParamFrom decodes a param of the map, undefined when the map lacks it', () => {
+    const v = vectors.find((x) => x.name === 'config_dict_mainnet_tonutils_replay_2026')!;
+    const params = loadConfigParams(v.dict);
+    expect(loadConfigParamFrom(params, 8)?.globalVersion.version).toBe(13);
+    const without = new Map(params);
+    without.delete(8);
+    expect(loadConfigParamFrom(without, 8)).toBeUndefined();
   });
 
   it('rejects testnet param 79 that tongo reports as broken (config_proof_testnet_4324374)', () => {

@@ -339,6 +339,15 @@ export function loadConfigParam(id: number, cell: Cell): ConfigParam {
   }
 }
 
+/** Param `id` of a ConfigParams map (loadConfigParams), decoded as loadConfigParam does; undefined if absent. */
+export function loadConfigParamFrom<N extends KnownConfigParamId>(
+  params: ReadonlyMap<number, Cell>,
+  id: N,
+): ConfigParamOf<N> | undefined {
+  const cell = params.get(id);
+  return cell === undefined ? undefined : loadConfigParam(id, cell);
+}
+
 /** Encodes a param back to its cell; `id` must be the param's own id. Unknown params give their raw cell. */
 export function storeConfigParam(id: number, value: ConfigParam): Cell {
   if (value.kind === 'config_param_unknown') {
