@@ -26,7 +26,6 @@ export type {
 export {
   blockSignatureMessage,
   computeValidatorNodes,
-  nodeIdShort,
   signBlock,
   type ValidatorNode,
   validatorSetHash,

@@ -10,6 +10,7 @@ import {
   keyMaxLtOf,
   type McBlockExtra,
   type McStateExtra,
+  nodeIdShort,
   oldMcBlocksInfoCodec,
   type ShardFeeCreated,
   shardFeesCodec,
@@ -28,7 +29,7 @@ import { descrFromBlock, hashesOf, leavesOf, newWorkchainDescr, type ShardLeaf, 
 import { MASTER_SHARD, MASTERCHAIN, shardChild, shardParent } from './shard-id.ts';
 import { alignStartLt, blockOverload, classifyLoad, readProcessed, readQueue } from './state-parts.ts';
 import type { ChainTop, ChainTvm, CollatedMcBlock, McChainState, ShardChainState, ValidatorKey } from './types.ts';
-import { computeValidatorNodes, nodeIdShort, signBlock, validatorSetHash } from './validator-set.ts';
+import { computeValidatorNodes, signBlock, validatorSetHash } from './validator-set.ts';
 
 export interface CollateMcArgs {
   prev: McChainState;

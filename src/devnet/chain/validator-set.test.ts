@@ -3,15 +3,15 @@ import { Cell } from '@ton/core';
 import { keyPairFromSeed } from '@ton/crypto';
 import { describe, expect, it } from 'vitest';
 import { hasVectors, loadVector } from '../../../test/support/vectors.ts';
-import { loadBlockInfo, loadConfigParam, loadConfigParams, loadShardStateUnsplit } from '../../ton/index.ts';
-import { MASTER_SHARD } from './shard-id.ts';
 import {
-  blockSignatureMessage,
-  computeValidatorNodes,
+  loadBlockInfo,
+  loadConfigParam,
+  loadConfigParams,
+  loadShardStateUnsplit,
   nodeIdShort,
-  signBlock,
-  validatorSetHash,
-} from './validator-set.ts';
+} from '../../ton/index.ts';
+import { MASTER_SHARD } from './shard-id.ts';
+import { blockSignatureMessage, computeValidatorNodes, signBlock, validatorSetHash } from './validator-set.ts';
 
 function child(c: Cell | undefined, i: number): Cell {
   const r = c?.refs[i];

@@ -123,14 +123,6 @@ export function validatorSetHash(ccSeqno: number, nodes: readonly ValidatorNode[
   return crc32c(b).readUInt32LE(0);
 }
 
-/** ADNL / node id short of an ed25519 key: sha256 of TL `pub.ed25519 key:int256` (0x4813b4c6, LE). */
-export function nodeIdShort(publicKey: Buffer): Buffer {
-  const tl = Buffer.alloc(36);
-  tl.writeUInt32LE(0x4813b4c6, 0);
-  publicKey.copy(tl, 4);
-  return createHash('sha256').update(tl).digest();
-}
-
 /** The bytes a validator signs for a block: TL `ton.blockId root_cell_hash:int256 file_hash:int256`. */
 export function blockSignatureMessage(rootHash: Buffer, fileHash: Buffer): Buffer {
   const tl = Buffer.alloc(68);

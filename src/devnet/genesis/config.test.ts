@@ -3,8 +3,8 @@ import { sha256_sync } from '@ton/crypto';
 import { defaultConfig } from '@ton/sandbox';
 import { configParse12, configParse28, configParseValidatorSet, loadConfigParamsAsSlice } from '@ton/ton';
 import { describe, expect, it } from 'vitest';
-import { loadConfigParam, loadConfigParams, storeConfigParam } from '../../ton/index.ts';
-import { buildDevnetConfig, DEVNET_REMOVED_PARAMS, type DevnetConfigArgs, validatorAdnlAddr } from './config.ts';
+import { loadConfigParam, loadConfigParams, nodeIdShort, storeConfigParam } from '../../ton/index.ts';
+import { buildDevnetConfig, DEVNET_REMOVED_PARAMS, type DevnetConfigArgs } from './config.ts';
 import { deriveGenesisKeys } from './keys.ts';
 
 const GEN_UTIME = 1_760_000_000;
@@ -40,7 +40,7 @@ describe('buildDevnetConfig', () => {
     expect([ton.timeSince, ton.total, ton.main, ton.totalWeight]).toEqual([GEN_UTIME, 1, 1, 1n << 60n]);
     const entry = ton.list.get(0)!;
     expect(entry.publicKey.equals(args.validatorPublicKey)).toBe(true);
-    expect(entry.adnlAddress?.equals(validatorAdnlAddr(args.validatorPublicKey))).toBe(true);
+    expect(entry.adnlAddress?.equals(nodeIdShort(args.validatorPublicKey))).toBe(true);
   });
 
   it('sets param 12 to the basechain with our zero state', () => {

@@ -13,7 +13,6 @@
 //
 // global_balance is not a config param: it lives in McStateExtra, which the collator builds (keep it in
 // [2^56, 2^62) nanoTON for @ton/core's parser, ton-libs.md §4.3).
-import { createHash } from 'node:crypto';
 import { Cell } from '@ton/core';
 import { defaultConfig } from '@ton/sandbox';
 import { ConfigError } from '../../common/errors.ts';
@@ -25,6 +24,7 @@ import {
   loadConfigParam,
   loadConfigParamFrom,
   loadConfigParams,
+  nodeIdShort,
   storeConfigParam,
   storeConfigParams,
   type ValidatorSet,
@@ -50,18 +50,9 @@ export interface DevnetConfigArgs {
 export const DEVNET_VALIDATOR_WEIGHT = 1n << 60n;
 const VALIDATOR_SET_LIFETIME = 50 * 365 * 86_400;
 const UINT32_MAX = 0xffff_ffff;
-const PUB_ED25519_TL_ID = Buffer.from([0xc6, 0xb4, 0x13, 0x48]); // pub.ed25519 = 0x4813b4c6, little-endian
 
 /** Param ids this builder drops from the base. */
 export const DEVNET_REMOVED_PARAMS: readonly number[] = [32, 33, 35, 36, 37];
-
-/**
- * The validator's ADNL address in param 34: its key's ADNL short id, sha256(TL pub.ed25519 key), which is also
- * the node id that signs blocks. Clients only hash it into the validator set, so any fixed value would do.
- */
-export function validatorAdnlAddr(publicKey: Buffer): Buffer {
-  return createHash('sha256').update(PUB_ED25519_TL_ID).update(publicKey).digest();
-}
 
 // Used only when the base has no basechain descriptor: mainnet's values (split limits, timings, format).
 const BASECHAIN_TEMPLATE: WorkchainDescr = {
@@ -172,7 +163,8 @@ export function buildDevnetConfig(p: DevnetConfigArgs): Cell {
           kind: 'validator_addr',
           publicKey: Buffer.from(p.validatorPublicKey),
           weight: DEVNET_VALIDATOR_WEIGHT,
-          adnlAddr: validatorAdnlAddr(p.validatorPublicKey),
+          // The key's node id short, which also signs blocks. Clients only hash it into the validator set.
+          adnlAddr: nodeIdShort(p.validatorPublicKey),
         },
       ],
     ]),

@@ -4,7 +4,6 @@ export {
   DEVNET_REMOVED_PARAMS,
   DEVNET_VALIDATOR_WEIGHT,
   type DevnetConfigArgs,
-  validatorAdnlAddr,
 } from './config.ts';
 export { deriveGenesisKeys, GENESIS_KDF_SALT, type GenesisKey, type GenesisKeys } from './keys.ts';
 export { MAX_DEVNET_SHARDS, shardIdOf, shardLayout } from './shard-layout.ts';

@@ -8,8 +8,8 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Cell } from '@ton/core';
 import type { BlockSignatureSet } from '../../lite/index.ts';
-import type { BlockIdExt } from '../../ton/index.ts';
-import { nodeIdShort, signBlock, type ValidatorKey, viewBlockInfo } from '../chain/index.ts';
+import { type BlockIdExt, nodeIdShort } from '../../ton/index.ts';
+import { signBlock, type ValidatorKey, viewBlockInfo } from '../chain/index.ts';
 
 interface SignatureFile {
   format: 'tongate-devnet-signatures';

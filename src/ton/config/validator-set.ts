@@ -16,6 +16,7 @@
 // _ cur_temp_validators:ValidatorSet = ConfigParam 35;
 // _ next_validators:ValidatorSet = ConfigParam 36;
 // _ next_temp_validators:ValidatorSet = ConfigParam 37;
+import { createHash } from 'node:crypto';
 import { type Builder, Dictionary, type Slice } from '@ton/core';
 import { CodecError } from '../../common/errors.ts';
 import { check, dictToMap, loadTag, mapToDict, storeBits256, strictValue } from './codec-helpers.ts';
@@ -36,6 +37,17 @@ export function storeSigPubKey(pubkey: Buffer): (b: Builder) => void {
 export type ValidatorDescr =
   | { kind: 'validator'; publicKey: Buffer; weight: bigint }
   | { kind: 'validator_addr'; publicKey: Buffer; weight: bigint; adnlAddr: Buffer };
+
+/**
+ * The node id short of a validator key: sha256 of TL `pub.ed25519 key:int256` (0x4813b4c6, little-endian). It is
+ * the key's ADNL address (`validator_addr`'s adnl_addr) and names the signer in block signatures (node_id_short).
+ */
+export function nodeIdShort(publicKey: Buffer): Buffer {
+  const tl = Buffer.alloc(36);
+  tl.writeUInt32LE(0x4813b4c6, 0);
+  publicKey.copy(tl, 4);
+  return createHash('sha256').update(tl).digest();
+}
 
 export function loadValidatorDescr(slice: Slice): ValidatorDescr {
   const tag = loadTag(slice, 8, [0x53, 0x73], 'ValidatorDescr');
