@@ -22,11 +22,10 @@ import {
   LiteTimeoutError,
 } from '../../common/index.ts';
 import type { LiteServerEndpoint } from '../global-config.ts';
+import { decodeTlPrefix, encodeTl, type LiteServerErrorObject, tlConstructorId } from '../tl/index.ts';
 import { type TlFunction, TlReader, TlWriter } from './tl-buffer.ts';
 
-const LITE_QUERY = 0x798c06df; // liteServer.query data:bytes = Object
-const WAIT_MC_SEQNO = 0xbaeab892 | 0; // liteServer.waitMasterchainSeqno seqno:int timeout_ms:int = Object
-const LITE_ERROR = 0xbba9e148 | 0; // liteServer.error code:int message:string = liteServer.Error
+const LITE_ERROR = tlConstructorId('liteServer.error');
 
 export interface LiteQueryOptions {
   /** Local deadline for this one query. */
@@ -135,18 +134,23 @@ export class LiteConnection {
       });
     }
     const timeoutMs = Math.max(1, Math.floor(o.timeoutMs));
-    let data = body;
-    if (o.awaitSeqno !== undefined) {
-      // The server must give up before we do, or its late "timeout" error races our own (ton-libs.md §1.5.5).
-      const prefix = new TlWriter();
-      prefix.writeInt32(WAIT_MC_SEQNO);
-      prefix.writeInt32(o.awaitSeqno);
-      prefix.writeInt32(Math.max(1, timeoutMs - Math.min(500, Math.floor(timeoutMs / 5))));
-      data = Buffer.concat([prefix.build(), body]);
+    let packet: Buffer;
+    try {
+      let data = body;
+      if (o.awaitSeqno !== undefined) {
+        // The server must give up before we do, or its late "timeout" error races our own (ton-libs.md §1.5.5).
+        const prefix = encodeTl({
+          _: 'liteServer.waitMasterchainSeqno',
+          seqno: o.awaitSeqno,
+          timeoutMs: Math.max(1, timeoutMs - Math.min(500, Math.floor(timeoutMs / 5))),
+        });
+        data = Buffer.concat([prefix, body]);
+      }
+      packet = encodeTl({ _: 'liteServer.query', data });
+    } catch (e) {
+      // a caller's value (seqno, timeout, body size) that TL cannot carry: not the server's fault
+      throw new InputError(`${method}: the request could not be encoded: ${(e as Error).message}`, { cause: e });
     }
-    const wrapped = new TlWriter();
-    wrapped.writeInt32(LITE_QUERY);
-    wrapped.writeBuffer(data);
 
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
@@ -161,7 +165,6 @@ export class LiteConnection {
       );
     });
     // The ADNL client gets a little longer so that our own timer decides, with our own error type.
-    const packet = wrapped.build();
     // (an executor turns a synchronous throw into a rejection, so the timer above is always cleared)
     const sent = new Promise<Buffer>((resolve, reject) => {
       client.query(packet, timeoutMs + 1000).then(resolve, reject);
@@ -177,13 +180,11 @@ export class LiteConnection {
       clearTimeout(timer);
     }
 
-    if (answer.length >= 4 && answer.readInt32LE(0) === LITE_ERROR) {
-      const r = new TlReader(answer.subarray(4));
+    if (answer.length >= 4 && answer.readUInt32LE(0) === LITE_ERROR) {
       let code: number;
       let message: string;
       try {
-        code = r.readInt32();
-        message = r.readString();
+        ({ code, message } = decodeTlPrefix(answer).value as LiteServerErrorObject);
       } catch (e) {
         throw new CodecError(`${method}: liteserver ${this.server.id} sent a truncated liteServer.error`, {
           cause: e,
