@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { tlId } from '../src/adnl/index.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_SCHEMA = resolve(repoRoot, '..', 'shared', 'ton-schema', 'lite_api.tl');
@@ -60,25 +61,6 @@ export interface ParsedSchema {
 }
 
 export class SchemaError extends Error {}
-
-// ---------------------------------------------------------------------------------------------------------------
-// crc32 (IEEE 802.3, reflected polynomial 0xedb88320), as TL uses for constructor ids.
-
-const CRC_TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
-  }
-  return t;
-})();
-
-export function crc32(text: string): number {
-  let c = 0xffffffff;
-  for (const b of Buffer.from(text, 'utf8')) c = CRC_TABLE[(c ^ b) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Parsing
@@ -199,7 +181,8 @@ export function parseTlSchema(text: string, fileLabel = 'lite_api.tl'): ParsedSc
     if (!head) throw new SchemaError(`${where}: bad constructor name '${left[0] ?? ''}'`);
     const name = head[1]!;
     const normalized = normalizeTlLine(d.text);
-    const id = head[2] !== undefined ? Number.parseInt(head[2], 16) >>> 0 : crc32(normalized);
+    // an explicit #id, else crc32 (IEEE) of the normalised line, the one implementation src/adnl also uses
+    const id = head[2] !== undefined ? Number.parseInt(head[2], 16) >>> 0 : tlId(normalized);
 
     if (BUILTIN_NAMES.has(name)) {
       // `int ? = Int;` declares a built-in with no constructor of its own (no id).
