@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadNodeDbChain, type NodeDbChain } from '../../../test/devnet/support/chain-fixtures.ts';
+import { spawnWriter, type WriterProcess } from '../../../test/devnet/support/spawn-writer.ts';
 import { isTongateError } from '../../common/errors.ts';
 import type { BlockIdExt } from '../../ton/index.ts';
 import { openDevnetStore, openDevnetStoreReader } from './index.ts';
-import { loadNodeDbChain, type NodeDbChain } from './testing/chain-fixtures.ts';
-import { spawnWriter, type WriterProcess } from './testing/spawn-writer.ts';
 
 const UNTIL = 60;
 

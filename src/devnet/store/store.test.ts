@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { Address, Cell } from '@ton/core';
 import { ClassicLevel } from 'classic-level';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ChainBlock, loadNodeDbChain, type NodeDbChain } from '../../../test/devnet/support/chain-fixtures.ts';
 import { isTongateError } from '../../common/errors.ts';
 import { type BlockIdExt, listBlockTransactions } from '../../ton/index.ts';
 import { openDevnetStore, openDevnetStoreReader } from './index.ts';
-import { type ChainBlock, loadNodeDbChain, type NodeDbChain } from './testing/chain-fixtures.ts';
 import type { DevnetStore } from './types.ts';
 
 const U64 = (1n << 64n) - 1n;

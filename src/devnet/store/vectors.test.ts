@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Address, beginCell, Cell, Dictionary, loadTransaction, storeMessage } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadVectorBlocks, type VectorBlock } from '../../../test/devnet/support/chain-fixtures.ts';
 import { loadVector } from '../../../test/support/vectors.ts';
 import type { BlockIdExt } from '../../ton/index.ts';
 import { openDevnetStore } from './index.ts';
-import { loadVectorBlocks, type VectorBlock } from './testing/chain-fixtures.ts';
 import type { DevnetStore, StepBlockInput } from './types.ts';
 
 const STEP_A = {

@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const repoRoot = resolve(here, '..', '..', '..', '..');
+const repoRoot = resolve(here, '..', '..', '..');
 
 export interface WriterProcess {
   child: ChildProcess;

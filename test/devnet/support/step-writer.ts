@@ -5,7 +5,7 @@
 // The plan comes from loadNodeDbChain() in the parent; this process decodes only the steps it writes.
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { openDevnetStore } from '../index.ts';
+import { openDevnetStore } from '../../../src/devnet/store/index.ts';
 import { type ChainPlan, genesisOf, materializeStep, readNodeDbBlocks } from './chain-fixtures.ts';
 
 async function main(): Promise<void> {

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Address, beginCell, type Cell } from '@ton/core';
-import { loadVector, vectorPath } from '../../../../test/support/vectors.ts';
+import type { AccountInput } from '../../../src/devnet/store/index.ts';
 import {
   type Block,
   type BlockId,
@@ -19,8 +19,8 @@ import {
   prevBlockIds,
   shardAccountEntries,
   storeShardAccount,
-} from '../../../ton/index.ts';
-import type { AccountInput } from '../types.ts';
+} from '../../../src/ton/index.ts';
+import { loadVector, vectorPath } from '../../support/vectors.ts';
 
 export interface PackEntry {
   name: string;
