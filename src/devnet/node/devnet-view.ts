@@ -16,7 +16,7 @@ import {
   type RunGetMethodResult,
   type ZeroStateIdExt,
 } from '../../lite/index.ts';
-import { type BlockIdExt, parseBoc } from '../../ton/index.ts';
+import { type BlockIdExt, parseBoc, sameBlockId } from '../../ton/index.ts';
 import { type ChainTop, type ChainTops, viewMc } from '../chain/index.ts';
 import type { DevnetStore } from '../store/index.ts';
 import type { TvmRunner } from '../tvm/index.ts';
@@ -60,16 +60,6 @@ export interface HotBlock {
 
 const key = (id: { rootHash: Buffer }) => id.rootHash.toString('hex');
 
-function sameId(a: BlockIdExt, b: BlockIdExt): boolean {
-  return (
-    a.workchain === b.workchain &&
-    a.shard === b.shard &&
-    a.seqno === b.seqno &&
-    a.rootHash.equals(b.rootHash) &&
-    a.fileHash.equals(b.fileHash)
-  );
-}
-
 export function createDevnetView(deps: DevnetViewDeps): DevnetView {
   const { store } = deps;
   const hot = new Lru<string, HotBlock>(96);
@@ -97,7 +87,7 @@ export function createDevnetView(deps: DevnetViewDeps): DevnetView {
 
   async function blockRoot(id: BlockIdExt): Promise<{ root: Cell; data: Buffer } | null> {
     const h = hot.get(key(id));
-    if (h?.root && h.boc && sameId(h.id, id)) return { root: h.root, data: h.boc };
+    if (h?.root && h.boc && sameBlockId(h.id, id)) return { root: h.root, data: h.boc };
     if (id.seqno === 0 || !(await visible(id))) return null;
     const data = await store.blockFile(id);
     if (!data) return null;
@@ -111,7 +101,7 @@ export function createDevnetView(deps: DevnetViewDeps): DevnetView {
 
   async function stateOf(id: BlockIdExt): Promise<Cell | null> {
     const h = hot.get(key(id));
-    if (h && sameId(h.id, id)) return h.state;
+    if (h && sameBlockId(h.id, id)) return h.state;
     const cached = states.get(key(id));
     if (cached) return cached;
     if (!(await visible(id))) return null;

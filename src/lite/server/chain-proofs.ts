@@ -3,7 +3,14 @@
 // prev_blocks and forward through key-block configurations and validator signatures).
 // LiteQuery::continue_getShardBlockProof, continue_lookupBlockWithProof_*, construct_proof_chain.
 import type { Cell } from '@ton/core';
-import { type BlockIdExt, buildMerkleProof, parseBoc, prevBlockIds, trackCellUsage } from '../../ton/index.ts';
+import {
+  type BlockIdExt,
+  buildMerkleProof,
+  parseBoc,
+  prevBlockIds,
+  sameBlockId,
+  trackCellUsage,
+} from '../../ton/index.ts';
 import type { LiteServerBlockLink, LiteServerShardBlockLink } from '../tl/index.ts';
 import { headerOnlyProof, stateRootProof } from './block-proofs.ts';
 import { lookup } from './blocks.ts';
@@ -26,7 +33,6 @@ import {
   isMasterchainExt,
   isValidFull,
   lowerBit,
-  sameBlockId,
   shardContains,
   shardIntersects,
   toTlBlockId,

@@ -44,16 +44,6 @@ export function invalidBlockId(): BlockIdExt {
   return { workchain: WORKCHAIN_INVALID, shard: 0n, seqno: 0, rootHash: Buffer.alloc(32), fileHash: Buffer.alloc(32) };
 }
 
-export function sameBlockId(a: BlockIdExt, b: BlockIdExt): boolean {
-  return (
-    a.workchain === b.workchain &&
-    a.shard === b.shard &&
-    a.seqno === b.seqno &&
-    a.rootHash.equals(b.rootHash) &&
-    a.fileHash.equals(b.fileHash)
-  );
-}
-
 export function lowerBit(x: bigint): bigint {
   return x & -x & MASK64;
 }

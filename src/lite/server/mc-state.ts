@@ -3,11 +3,11 @@
 // They walk only the paths they need, so a tracked state yields the node's proofs (state_proof of a backward
 // link, client_mc_state_proof of lookupBlockWithProof).
 import type { Cell, Slice } from '@ton/core';
-import { type BlockIdExt, loadExtBlkRef, loadHmLabel } from '../../ton/index.ts';
+import { type BlockIdExt, loadExtBlkRef, loadHmLabel, sameBlockId } from '../../ton/index.ts';
 import { dictLookupRoot, open } from './cell-walk.ts';
 import { readMcStateExtra, readStateRoot } from './chain-read.ts';
 import { MASTERCHAIN, SHARD_ALL } from './chain-view.ts';
-import { formatBlockId, sameBlockId } from './ids.ts';
+import { formatBlockId } from './ids.ts';
 import { badRequest } from './lite-errors.ts';
 
 interface PrevBlocks {

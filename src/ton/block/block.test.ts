@@ -12,6 +12,7 @@ import {
   loadBlockCell,
   masterRefId,
   prevBlockIds,
+  sameBlockId,
   storeBlock,
 } from './block.ts';
 
@@ -412,5 +413,27 @@ describe.skipIf(!hasVectors)('Block: malformed input throws CodecError naming th
     const block: Block = loadBlockCell(root());
     const tampered = { ...block, info: { ...block.info, endLt: block.info.endLt + 1n } };
     expect(beginCell().store(storeBlock(tampered)).endCell().hash().equals(root().hash())).toBe(false);
+  });
+});
+
+describe('sameBlockId', () => {
+  const id = {
+    workchain: 0,
+    shard: 0x8000000000000000n,
+    seqno: 7,
+    rootHash: Buffer.alloc(32, 1),
+    fileHash: Buffer.alloc(32, 2),
+  };
+  it('is true for equal ids, false when any field differs', () => {
+    expect(sameBlockId(id, { ...id, rootHash: Buffer.alloc(32, 1), fileHash: Buffer.alloc(32, 2) })).toBe(true);
+    for (const other of [
+      { ...id, workchain: -1 },
+      { ...id, shard: 0x4000000000000000n },
+      { ...id, seqno: 8 },
+      { ...id, rootHash: Buffer.alloc(32, 3) },
+      { ...id, fileHash: Buffer.alloc(32, 3) },
+    ]) {
+      expect(sameBlockId(id, other)).toBe(false);
+    }
   });
 });

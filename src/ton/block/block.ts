@@ -118,6 +118,17 @@ export interface BlockIdExt {
   fileHash: Buffer;
 }
 
+/** Same workchain, shard, seqno, root hash and file hash. */
+export function sameBlockId(a: BlockIdExt, b: BlockIdExt): boolean {
+  return (
+    a.workchain === b.workchain &&
+    a.shard === b.shard &&
+    a.seqno === b.seqno &&
+    a.rootHash.equals(b.rootHash) &&
+    a.fileHash.equals(b.fileHash)
+  );
+}
+
 /** A block's id where the file hash may be unknown (a block decoded from its root cell alone). */
 export type BlockId = Omit<BlockIdExt, 'fileHash'> & { fileHash: Buffer | null };
 
