@@ -3,7 +3,7 @@
 // visible: a step becomes visible after its commit, when the producer calls publish().
 import { createHash } from 'node:crypto';
 import { type Cell, loadAccount, parseTuple, type TupleItem } from '@ton/core';
-import { LiteServerError } from '../../common/errors.ts';
+import { LiteServerError, Lru } from '../../common/index.ts';
 import {
   type BlockLookup,
   type BlockRecord,
@@ -20,7 +20,6 @@ import { type BlockIdExt, parseBoc, sameBlockId } from '../../ton/index.ts';
 import { type ChainTop, type ChainTops, viewMc } from '../chain/index.ts';
 import type { DevnetStore } from '../store/index.ts';
 import type { TvmRunner } from '../tvm/index.ts';
-import { Lru } from './lru.ts';
 import type { PrevBlocksSource } from './prev-blocks.ts';
 import type { SignatureStore } from './signatures.ts';
 

@@ -9,7 +9,6 @@ import { ClassicLevel } from 'classic-level';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadVector } from '../../../test/support/vectors.ts';
 import { CellStore, cellKey, decodeCellRecord, encodeCell, hashKey } from './cell-store.ts';
-import { Lru } from './lru.ts';
 
 function allCells(root: Cell): Cell[] {
   const seen = new Map<string, Cell>();
@@ -114,19 +113,5 @@ describe('cell store on LevelDB', () => {
     await expect(new CellStore(db, { cacheSize: 0, knownSize: 0 }).load(state.hash())).rejects.toMatchObject({
       code: 'TG_DEVNET_STORE_CORRUPT',
     });
-  });
-});
-
-describe('Lru', () => {
-  it('evicts the least recently used entry', () => {
-    const l = new Lru<string, number>(2);
-    l.set('a', 1);
-    l.set('b', 2);
-    expect(l.get('a')).toBe(1);
-    l.set('c', 3);
-    expect(l.has('b')).toBe(false);
-    expect(l.get('a')).toBe(1);
-    expect(l.get('c')).toBe(3);
-    expect(l.size).toBe(2);
   });
 });

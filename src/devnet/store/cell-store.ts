@@ -5,9 +5,8 @@
 // cached cell is a whole cached subtree, so loading the next state decodes only the cells that changed.
 import { BitString, Cell } from '@ton/core';
 import type { ClassicLevel } from 'classic-level';
-import { StoreError } from '../../common/errors.ts';
+import { Lru, StoreError } from '../../common/index.ts';
 import { T_CELL } from './keys.ts';
-import { Lru } from './lru.ts';
 
 type Db = ClassicLevel<Buffer, Buffer>;
 
