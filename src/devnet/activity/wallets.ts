@@ -3,9 +3,9 @@
 import { readFile } from 'node:fs/promises';
 import { Address, type Cell, type MessageRelaxed, SendMode, type StateInit } from '@ton/core';
 import { mnemonicToPrivateKey, mnemonicValidate } from '@ton/crypto';
-import { WalletContractV3R2, WalletContractV4, WalletContractV5R1 } from '@ton/ton';
+import { WalletContractV5R1 } from '@ton/ton';
 import { ConfigError } from '../../common/index.ts';
-import { DEVNET_GLOBAL_ID } from '../genesis/index.ts';
+import { DEVNET_GLOBAL_ID, walletContract } from '../genesis/index.ts';
 
 export type ActivityWalletVersion = 'v3r2' | 'v4r2' | 'v5r1';
 
@@ -85,56 +85,21 @@ interface WalletContract {
 }
 
 function contractFor(version: ActivityWalletVersion, publicKey: Buffer, globalId: number): WalletContract {
-  switch (version) {
-    case 'v3r2': {
-      const c = WalletContractV3R2.create({ workchain: 0, publicKey });
-      return {
-        address: c.address,
-        init: c.init,
-        sign: (a) =>
-          c.createTransfer({
-            seqno: a.seqno,
-            secretKey: a.secretKey,
-            messages: a.messages,
-            sendMode: SEND_MODE,
-            timeout: a.validUntil,
-          }),
+  const c = walletContract(version, publicKey, globalId);
+  return {
+    address: c.address,
+    init: c.init,
+    sign: (a) => {
+      const args = {
+        seqno: a.seqno,
+        secretKey: a.secretKey,
+        messages: a.messages,
+        sendMode: SEND_MODE,
+        timeout: a.validUntil,
       };
-    }
-    case 'v4r2': {
-      const c = WalletContractV4.create({ workchain: 0, publicKey });
-      return {
-        address: c.address,
-        init: c.init,
-        sign: (a) =>
-          c.createTransfer({
-            seqno: a.seqno,
-            secretKey: a.secretKey,
-            messages: a.messages,
-            sendMode: SEND_MODE,
-            timeout: a.validUntil,
-          }),
-      };
-    }
-    case 'v5r1': {
-      const c = WalletContractV5R1.create({
-        publicKey,
-        walletId: { networkGlobalId: globalId, context: { walletVersion: 'v5r1', workchain: 0, subwalletNumber: 0 } },
-      });
-      return {
-        address: c.address,
-        init: c.init,
-        sign: (a) =>
-          c.createTransfer({
-            seqno: a.seqno,
-            secretKey: a.secretKey,
-            messages: a.messages,
-            sendMode: SEND_MODE,
-            timeout: a.validUntil,
-          }),
-      };
-    }
-  }
+      return c instanceof WalletContractV5R1 ? c.createTransfer(args) : c.createTransfer(args);
+    },
+  };
 }
 
 function sameAddress(text: string, address: Address): boolean {

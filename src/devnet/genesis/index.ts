@@ -16,6 +16,7 @@ export {
   type DevnetWalletVersion,
   deriveMnemonic,
   deriveWallets,
+  walletContract,
 } from './wallets.ts';
 
 /** What a devnet is created from. */

@@ -68,7 +68,12 @@ export async function deriveMnemonic(seed: string, label: string): Promise<strin
   throw new ConfigError(`deriveMnemonic: no valid mnemonic among ${MAX_CANDIDATES} candidates for ${label}`);
 }
 
-function walletContract(version: DevnetWalletVersion, publicKey: Buffer, globalId: number) {
+/** The @ton/ton contract of a basechain wallet of `version` for `publicKey` (v5r1: wallet id for `globalId`). */
+export function walletContract(
+  version: DevnetWalletVersion,
+  publicKey: Buffer,
+  globalId = DEVNET_GLOBAL_ID,
+): WalletContractV3R2 | WalletContractV4 | WalletContractV5R1 {
   switch (version) {
     case 'v3r2':
       return WalletContractV3R2.create({ workchain: 0, publicKey });

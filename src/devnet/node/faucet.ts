@@ -5,9 +5,9 @@ import { type Address, Cell, comment, internal, parseTuple, serializeTuple } fro
 import { mnemonicToPrivateKey } from '@ton/crypto';
 import { InputError, LiteTimeoutError } from '../../common/errors.ts';
 import type { BlockRef, LitePool } from '../../lite/index.ts';
-import { DEVNET_GLOBAL_ID, type DevnetWalletVersion } from '../genesis/index.ts';
+import { DEVNET_GLOBAL_ID, type DevnetWalletVersion, walletContract } from '../genesis/index.ts';
 import type { WalletsFileEntry } from './published-files.ts';
-import { walletContract, walletTransferMessage } from './wallet-messages.ts';
+import { walletTransferMessage } from './wallet-messages.ts';
 
 export interface FaucetArgs {
   pool: LitePool;

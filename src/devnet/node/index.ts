@@ -41,7 +41,6 @@ export type {
 export {
   type SigningWallet,
   type WalletTransferArgs,
-  walletContract,
   walletStateInit,
   walletTransferMessage,
 } from './wallet-messages.ts';

@@ -10,9 +10,9 @@ import {
   type StateInit,
   storeMessage,
 } from '@ton/core';
-import { WalletContractV3R2, WalletContractV4, WalletContractV5R1 } from '@ton/ton';
+import { WalletContractV5R1 } from '@ton/ton';
 import { ConfigError } from '../../common/errors.ts';
-import { DEVNET_GLOBAL_ID, type DevnetWalletVersion } from '../genesis/index.ts';
+import { DEVNET_GLOBAL_ID, type DevnetWalletVersion, walletContract } from '../genesis/index.ts';
 
 /** What signing needs of a wallet (a genesis DevnetWallet fits). */
 export interface SigningWallet {
@@ -33,26 +33,6 @@ export interface WalletTransferArgs {
   sendMode?: SendMode;
   /** Network global id (v5r1 wallet ids depend on it). Default -217. */
   globalId?: number;
-}
-
-type AnyWallet = WalletContractV3R2 | WalletContractV4 | WalletContractV5R1;
-
-export function walletContract(
-  version: DevnetWalletVersion,
-  publicKey: Buffer,
-  globalId = DEVNET_GLOBAL_ID,
-): AnyWallet {
-  switch (version) {
-    case 'v3r2':
-      return WalletContractV3R2.create({ workchain: 0, publicKey });
-    case 'v4r2':
-      return WalletContractV4.create({ workchain: 0, publicKey });
-    case 'v5r1':
-      return WalletContractV5R1.create({
-        publicKey,
-        walletId: { networkGlobalId: globalId, context: { walletVersion: 'v5r1', workchain: 0, subwalletNumber: 0 } },
-      });
-  }
 }
 
 export function walletStateInit(w: SigningWallet, globalId = DEVNET_GLOBAL_ID): StateInit {
