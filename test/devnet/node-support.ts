@@ -6,7 +6,7 @@ import { createHash, createPublicKey, verify as edVerify } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Address, Cell, loadTransaction, parseTuple, type Slice, type Transaction } from '@ton/core';
+import { type Address, Cell, loadTransaction, parseTuple, type Transaction } from '@ton/core';
 import { mnemonicToPrivateKey } from '@ton/crypto';
 import { LiteClient, LiteSingleEngine } from 'ton-lite-client';
 import { Functions } from 'ton-lite-client/dist/schema.js';
@@ -30,12 +30,12 @@ import {
   loadBlockCell,
   loadConfigParam,
   loadDepthBalanceInfo,
-  loadHmLabel,
   parseBoc,
   prevBlockIds,
   verifyBlockProof,
   verifyMerkleProof,
 } from '../../src/ton/index.ts';
+import { dictLeaf } from '../support/dict-leaf.ts';
 
 export const MC_SHARD = 0x8000000000000000n;
 export const MC_SHARD_TEXT = '-9223372036854775808';
@@ -246,23 +246,6 @@ export async function walkChain(lite: Lite, head: number, from = 1): Promise<Wal
     }
   }
   return { mcIds, shardBlocks };
-}
-
-/** Walks a HashmapAug 256 from a (virtual) root to the leaf of `key`: the slice at the leaf's extra. */
-export function dictLeaf(root: Cell, key: bigint, bits = 256): Slice | null {
-  let cell = root;
-  let n = bits;
-  for (;;) {
-    const s = cell.beginParse();
-    const label = loadHmLabel(s, n);
-    const m = n - label.len;
-    if (label.bits !== ((key >> BigInt(m)) & ((1n << BigInt(label.len)) - 1n))) return null;
-    if (m === 0) return s;
-    const left = s.loadRef();
-    const right = s.loadRef();
-    cell = (key >> BigInt(m - 1)) & 1n ? right : left;
-    n = m - 1;
-  }
 }
 
 /**

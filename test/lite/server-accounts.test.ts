@@ -50,7 +50,6 @@ import {
   type ExtBlkRef,
   emptyDepthBalanceInfo,
   loadDepthBalanceInfo,
-  loadHmLabel,
   type McStateExtra,
   parseBoc,
   type ShardDescr,
@@ -65,6 +64,7 @@ import {
   verifyBlockProof,
   verifyMerkleProof,
 } from '../../src/ton/index.ts';
+import { dictLeaf } from '../support/dict-leaf.ts';
 import { hasVectors, loadVector } from '../support/vectors.ts';
 
 const GLOBAL_ID = 0x5e57; // not a real network
@@ -514,7 +514,7 @@ describe.skipIf(!hasVectors)('liteserver account paths on a synthetic chain hold
     const accountCell = parseBoc(res.raw)[0] as Cell;
     const accounts = (shardState.refs[1] as Cell).beginParse();
     accounts.loadBit();
-    const found = walkTo(accounts.loadRef(), BigInt(`0x${addr.hash.toString('hex')}`));
+    const found = dictLeaf(accounts.loadRef(), BigInt(`0x${addr.hash.toString('hex')}`));
     expect(found).not.toBeNull();
     const extra = loadDepthBalanceInfo(found as never);
     expect(extra.balance.coins).toBe(BigInt(v.verification.decoded.balance));
@@ -677,23 +677,6 @@ describe.skipIf(!hasVectors)('liteserver account paths on a synthetic chain hold
     expect(msgs._ === 'liteServer.dispatchQueueMessages' && msgs.messages).toEqual([]);
   });
 });
-
-/** The leaf slice of `key` in a HashmapAug 256 (after the label), or null. */
-function walkTo(root: Cell, key: bigint): ReturnType<Cell['beginParse']> | null {
-  let cell = root;
-  let n = 256;
-  for (;;) {
-    const s = cell.beginParse();
-    const label = loadHmLabel(s, n);
-    const m = n - label.len;
-    if (label.bits !== ((key >> BigInt(m)) & ((1n << BigInt(label.len)) - 1n))) return null;
-    if (m === 0) return s;
-    const left = s.loadRef();
-    const right = s.loadRef();
-    cell = (key >> BigInt(m - 1)) & 1n ? right : left;
-    n = m - 1;
-  }
-}
 
 function crc16(name: string): number {
   let crc = 0;
