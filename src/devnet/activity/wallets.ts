@@ -5,9 +5,15 @@ import { Address, type Cell, type MessageRelaxed, SendMode, type StateInit } fro
 import { mnemonicToPrivateKey, mnemonicValidate } from '@ton/crypto';
 import { WalletContractV5R1 } from '@ton/ton';
 import { ConfigError } from '../../common/index.ts';
-import { DEVNET_GLOBAL_ID, walletContract } from '../genesis/index.ts';
+import {
+  DEVNET_GLOBAL_ID,
+  DEVNET_WALLET_VERSIONS,
+  type DevnetWalletVersion,
+  walletContract,
+} from '../genesis/index.ts';
 
-export type ActivityWalletVersion = 'v3r2' | 'v4r2' | 'v5r1';
+/** The versions the node funds at genesis (wallets.json lists those). */
+export type ActivityWalletVersion = DevnetWalletVersion;
 
 /** One entry of wallets.json. `address` / `raw`, when present, must match what the mnemonic derives. */
 export interface ActivityWalletEntry {
@@ -28,7 +34,6 @@ export interface ActivityWallet {
   createTransfer(args: { seqno: number; messages: MessageRelaxed[]; validUntil: number }): Cell;
 }
 
-const VERSIONS: readonly ActivityWalletVersion[] = ['v3r2', 'v4r2', 'v5r1'];
 const SEND_MODE = SendMode.PAY_GAS_SEPARATELY + SendMode.IGNORE_ERRORS;
 
 function describe(v: unknown): string {
@@ -42,9 +47,9 @@ function parseEntry(raw: unknown, where: string): ActivityWalletEntry {
     throw new ConfigError(`${where}: expected an object, got ${describe(raw)}`);
   }
   const o = raw as Record<string, unknown>;
-  if (!VERSIONS.includes(o.version as ActivityWalletVersion)) {
+  if (!DEVNET_WALLET_VERSIONS.includes(o.version as ActivityWalletVersion)) {
     throw new ConfigError(
-      `${where}: expected "version" to be one of ${VERSIONS.join(', ')}, got ${JSON.stringify(o.version)}`,
+      `${where}: expected "version" to be one of ${DEVNET_WALLET_VERSIONS.join(', ')}, got ${JSON.stringify(o.version)}`,
     );
   }
   if (!Array.isArray(o.mnemonic) || o.mnemonic.length !== 24 || !o.mnemonic.every((w) => typeof w === 'string')) {
