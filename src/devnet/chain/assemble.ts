@@ -18,6 +18,7 @@ import {
   type McStateExtra,
   outMsgDescrCodec,
   type ShardStateUnsplit,
+  shardIdent,
   storeBlock,
   storeShardStateUnsplit,
   type ValueFlow,
@@ -27,7 +28,6 @@ import { type AccountRecord, updateAccounts } from './account-dict.ts';
 import type { ChainConfig } from './config-view.ts';
 import { accountBlocks, type Engine } from './engine.ts';
 import type { ProcessedUptoRec } from './msg-queue.ts';
-import { shardIdent } from './shard-id.ts';
 import { buildQueueInfo, chainFile } from './state-parts.ts';
 import { buildStateUpdate } from './state-update.ts';
 import type { ChainTop, CollatedBlock } from './types.ts';

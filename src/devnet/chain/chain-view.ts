@@ -15,6 +15,8 @@ import {
   loadKeyMaxLt,
   loadShardStateUnsplit,
   loadValueFlow,
+  MASTER_SHARD,
+  MASTERCHAIN,
   type McStateExtra,
   type McStateExtraR1,
   mcStateShardHashes,
@@ -26,11 +28,11 @@ import {
   type ShardStateUnsplit,
   type ShardStateUnsplitR1,
   shardIdFromPath,
+  shardIdOf,
   type ValueFlow,
 } from '../../ton/index.ts';
 import type { PrevBlocksInfo } from '../tvm/index.ts';
 import { type ChainConfig, readChainConfig } from './config-view.ts';
-import { MASTER_SHARD, MASTERCHAIN, shardOfIdent } from './shard-id.ts';
 import type { ChainTop } from './types.ts';
 
 function whole<T>(v: Prunable<T>, what: string): T {
@@ -64,7 +66,7 @@ export function viewState(state: Cell): StateView {
   const v: StateView = {
     raw,
     workchain: raw.shardId.workchainId,
-    shard: shardOfIdent(raw.shardId),
+    shard: shardIdOf(raw.shardId),
     seqno: raw.seqNo,
     genUtime: raw.genUtime,
     genLt: raw.genLt,

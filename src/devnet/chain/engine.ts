@@ -16,6 +16,7 @@ import {
   messageFromCell,
   type OutMsg,
   type ShardAccounts,
+  shardContains,
   storeMsgEnvelope,
   transactionFromCell,
   zeroCurrencies,
@@ -35,7 +36,6 @@ import {
   prefixInShard,
   queueKey,
 } from './msg-queue.ts';
-import { shardContains } from './shard-id.ts';
 import type { BlockTransaction, ChainTvm, OutboundMessage, RejectedMessage } from './types.ts';
 
 /** An OutMsgQueue entry: EnqueuedMsg and the leaf's augmentation (the message's emitted or created lt). */

@@ -5,7 +5,6 @@ export { extBlkRefOf, topEndLt, viewBlockInfo, viewMc, viewState } from './chain
 export { type ChainConfig, readChainConfig } from './config-view.ts';
 export { type CollateMcArgs, collateMasterchainBlock } from './masterchain-block.ts';
 export { type CollateShardArgs, collateShardBlock } from './shard-block.ts';
-export { MASTER_SHARD, MASTERCHAIN, shardContains, shardIsAncestor } from './shard-id.ts';
 export { chainFile } from './state-parts.ts';
 export { blockRandSeed, type ChainTops, collateStep, type StepArgs, type StepResult } from './step.ts';
 export type {

@@ -8,12 +8,16 @@ import {
   addCurrencies,
   cryptoSignaturePairValue,
   keyMaxLtOf,
+  MASTER_SHARD,
+  MASTERCHAIN,
   type McBlockExtra,
   type McStateExtra,
   nodeIdShort,
   oldMcBlocksInfoCodec,
   type ShardFeeCreated,
+  shardChild,
   shardFeesCodec,
+  shardParent,
   storeShardHashes,
   zeroCurrencies,
 } from '../../ton/index.ts';
@@ -26,7 +30,6 @@ import { compactifyProcessed, insertProcessed, insertProcessedInfty } from './ms
 import { neighborOf, shardEndLtResolver, topsOf } from './neighbors.ts';
 import { firstValidatorKey, libsOf } from './shard-block.ts';
 import { descrFromBlock, hashesOf, leavesOf, newWorkchainDescr, type ShardLeaf, updateShards } from './shard-config.ts';
-import { MASTER_SHARD, MASTERCHAIN, shardChild, shardParent } from './shard-id.ts';
 import { alignStartLt, blockOverload, classifyLoad, readProcessed, readQueue } from './state-parts.ts';
 import type { ChainTop, ChainTvm, CollatedMcBlock, McChainState, ShardChainState, ValidatorKey } from './types.ts';
 import { computeValidatorNodes, signBlock, validatorSetHash } from './validator-set.ts';

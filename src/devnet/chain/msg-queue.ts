@@ -8,10 +8,12 @@ import {
   type IntermediateAddress,
   type IntMsgInfo,
   loadMsgEnvelope,
+  MASTERCHAIN,
   type MsgEnvelope,
   messageFromCell,
+  shardContains,
+  shardIsAncestor,
 } from '../../ton/index.ts';
-import { MASTERCHAIN, shardContains, shardIsAncestor } from './shard-id.ts';
 
 /** AccountIdPrefixFull: a workchain and the first 64 bits of an account id. */
 export interface AddrPrefix {

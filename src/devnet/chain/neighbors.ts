@@ -1,11 +1,11 @@
 // The collator's view of the other chains' message queues: every shard top a masterchain state lists (plus the
 // masterchain itself), and compute_shard_end_lt for ProcessedUpto checks.
 import { CollateError } from '../../common/errors.ts';
+import { MASTERCHAIN, shardContains } from '../../ton/index.ts';
 import { type McView, mcBlockRef, topEndLt, viewBlockInfo, viewState } from './chain-view.ts';
 import type { Neighbor } from './engine.ts';
 import type { AddrPrefix } from './msg-queue.ts';
 import type { ShardLeaf } from './shard-config.ts';
-import { MASTERCHAIN, shardContains } from './shard-id.ts';
 import { readProcessed, readQueue } from './state-parts.ts';
 import type { ChainTop } from './types.ts';
 

@@ -6,9 +6,17 @@ import { readFileSync } from 'node:fs';
 import { beginCell, type Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import { hasVectors, vectorPath } from '../../../test/support/vectors.ts';
-import { type Block, listShards, loadBlockCell, parseBoc, storeShardDescr } from '../../ton/index.ts';
+import {
+  type Block,
+  listShards,
+  loadBlockCell,
+  MASTER_SHARD,
+  parseBoc,
+  shardIdOf,
+  shardPrefixLength,
+  storeShardDescr,
+} from '../../ton/index.ts';
 import { descrFromBlock, newWorkchainDescr, updateShards } from './shard-config.ts';
-import { MASTER_SHARD, shardOfIdent, shardPrefixLength } from './shard-id.ts';
 import { alignStartLt, chainFile } from './state-parts.ts';
 
 interface PackBlock {
@@ -78,7 +86,7 @@ describe.skipIf(!hasVectors)('collator rules on a real private network (node-db 
       // No transactions here: end_lt = start_lt + 1, min_ref_mc_seqno = the masterchain reference.
       expect(i.endLt).toBe(i.startLt + 1n);
       expect(i.minRefMcSeqno).toBe(i.masterRef.master.seqNo);
-      expect(shardOfIdent(i.shard)).toBe(b.shard);
+      expect(shardIdOf(i.shard)).toBe(b.shard);
       n++;
     }
     expect(n).toBeGreaterThan(300);

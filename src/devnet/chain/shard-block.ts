@@ -3,7 +3,18 @@
 // neighbours' queued messages for us, run externals, enqueue the new messages, and build state and block.
 import { beginCell, type Cell, Dictionary } from '@ton/core';
 import { CollateError } from '../../common/errors.ts';
-import { addCurrencies, isPruned, libraryEntries, zeroCurrencies } from '../../ton/index.ts';
+import {
+  accountPrefix,
+  addCurrencies,
+  isPruned,
+  isRightChild,
+  libraryEntries,
+  shardContains,
+  shardIsAncestor,
+  shardParent,
+  shardPrefixLength,
+  zeroCurrencies,
+} from '../../ton/index.ts';
 import { buildAccounts, readAccounts } from './account-dict.ts';
 import { assembleBlock } from './assemble.ts';
 import { extBlkRefOf, lastKeyBlock, prevBlocksInfo, viewMc, viewState } from './chain-view.ts';
@@ -25,14 +36,6 @@ import {
 } from './msg-queue.ts';
 import { neighborOf, shardEndLtResolver, topsOf } from './neighbors.ts';
 import { leavesOf, type ShardLeaf, shardCcSeqno } from './shard-config.ts';
-import {
-  accountPrefix,
-  isRightChild,
-  shardContains,
-  shardIsAncestor,
-  shardParent,
-  shardPrefixLength,
-} from './shard-id.ts';
 import { alignStartLt, blockOverload, classifyLoad, readProcessed, readQueue } from './state-parts.ts';
 import type { ChainTvm, CollatedBlock, McChainState, ShardChainState } from './types.ts';
 import { computeValidatorNodes, validatorSetHash } from './validator-set.ts';

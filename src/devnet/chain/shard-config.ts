@@ -3,9 +3,18 @@
 // the per-block pass over every shard (Collator::update_one_shard: split/merge schedules, catchain seqnos).
 import type { CurrencyCollection } from '@ton/core';
 import { CollateError } from '../../common/errors.ts';
-import type { BinTree, ShardDescr, ShardHashes, WorkchainDescr } from '../../ton/index.ts';
+import {
+  type BinTree,
+  lowerBit,
+  MASTER_SHARD,
+  type ShardDescr,
+  type ShardHashes,
+  shardChild,
+  shardIsAncestor,
+  shardPrefixLength,
+  type WorkchainDescr,
+} from '../../ton/index.ts';
 import { splitMergeTimings } from './config-view.ts';
-import { lowerBit, MASTER_SHARD, shardChild, shardIsAncestor, shardPrefixLength } from './shard-id.ts';
 
 export interface ShardLeaf {
   workchain: number;

@@ -3,12 +3,11 @@
 // then one masterchain block registers them all. External messages are routed by destination.
 import { createHash } from 'node:crypto';
 import type { Cell } from '@ton/core';
-import { messageFromCell } from '../../ton/index.ts';
+import { MASTERCHAIN, messageFromCell, shardChild, shardContains } from '../../ton/index.ts';
 import { viewMc } from './chain-view.ts';
 import { type CollateMcArgs, collateMasterchainBlock } from './masterchain-block.ts';
 import { addrPrefix } from './msg-queue.ts';
 import { collateShardBlock } from './shard-block.ts';
-import { MASTERCHAIN, shardChild, shardContains } from './shard-id.ts';
 import type { ChainTvm, CollatedBlock, CollatedMcBlock, McChainState, ShardChainState, ValidatorKey } from './types.ts';
 
 /** The latest masterchain block and the shard tops it lists. */

@@ -8,9 +8,9 @@ import {
   loadConfigParam,
   loadConfigParams,
   loadShardStateUnsplit,
+  MASTER_SHARD,
   nodeIdShort,
 } from '../../ton/index.ts';
-import { MASTER_SHARD } from './shard-id.ts';
 import { blockSignatureMessage, computeValidatorNodes, signBlock, validatorSetHash } from './validator-set.ts';
 
 function child(c: Cell | undefined, i: number): Cell {

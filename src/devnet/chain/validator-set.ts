@@ -10,8 +10,7 @@
 //   (constructor 0xc50b6e70, little-endian), by the validator whose node id short is sha256(TL pub.ed25519 key).
 import { createHash, createPrivateKey, sign } from 'node:crypto';
 import { crc32c } from '@ton/core';
-import type { CatchainConfig, ValidatorSet } from '../../ton/index.ts';
-import { MASTER_SHARD, MASTERCHAIN } from './shard-id.ts';
+import { type CatchainConfig, MASTER_SHARD, MASTERCHAIN, type ValidatorSet } from '../../ton/index.ts';
 
 export interface ValidatorNode {
   publicKey: Buffer;

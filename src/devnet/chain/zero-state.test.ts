@@ -12,12 +12,12 @@ import {
   loadConfigParam,
   loadConfigParams,
   loadShardStateUnsplit,
+  MASTER_SHARD,
   parseBoc,
   serializeBoc,
   storeShardStateUnsplit,
 } from '../../ton/index.ts';
 import { buildDevnetConfig, deriveGenesisKeys, shardLayout } from '../genesis/index.ts';
-import { MASTER_SHARD } from './shard-id.ts';
 import { computeValidatorNodes, validatorSetHash } from './validator-set.ts';
 import { createZeroStates, uninitAccount } from './zero-state.ts';
 

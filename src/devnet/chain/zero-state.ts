@@ -10,15 +10,18 @@ import {
   loadAccountOrNone,
   loadConfigParamFrom,
   loadConfigParams,
+  MASTER_SHARD,
+  MASTERCHAIN,
   type McStateExtra,
   type ShardStateUnsplit,
+  shardIdent,
+  shardPrefixLength,
   storeShardStateUnsplit,
   type WorkchainDescr,
   zeroCurrencies,
 } from '../../ton/index.ts';
 import { type AccountRecord, buildAccounts, readShardAccount } from './account-dict.ts';
 import { readChainConfig, withConfigParam } from './config-view.ts';
-import { MASTER_SHARD, MASTERCHAIN, shardIdent, shardPrefixLength } from './shard-id.ts';
 import { chainFile } from './state-parts.ts';
 import type { ZeroState } from './types.ts';
 import { computeValidatorNodes, validatorSetHash } from './validator-set.ts';

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { Address, type Cell } from '@ton/core';
 import { ClassicLevel } from 'classic-level';
 import { StoreError } from '../../common/errors.ts';
-import { type BlockIdExt, parseBoc } from '../../ton/index.ts';
+import { type BlockIdExt, lowerBit, parseBoc, shardContains, shardIntersects } from '../../ton/index.ts';
 import { type BlockFacts, readBlockFacts, readZeroStateFacts, type ZeroStateFacts } from './block-facts.ts';
 import { CellStore, cellKey, encodeCell } from './cell-store.ts';
 import {
@@ -112,23 +112,6 @@ export function idString(id: { workchain: number; shard: bigint; seqno: number }
 
 function shardKeyString(workchain: number, shard: bigint): string {
   return `${workchain}:${shardHex(shard)}`;
-}
-
-function lowBit(shard: bigint): bigint {
-  return shard & -shard;
-}
-
-/** Shards as prefixes of the 64-bit space: do they overlap (one contains the other)? */
-function shardsIntersect(a: bigint, b: bigint): boolean {
-  const m = lowBit(a) > lowBit(b) ? lowBit(a) : lowBit(b);
-  const mask = ~((m << 1n) - 1n) & U64;
-  return ((a ^ b) & mask) === 0n;
-}
-
-/** Does shard `s` contain the 64-bit account prefix `point`? */
-function shardContains(s: bigint, point: bigint): boolean {
-  const mask = ~((lowBit(s) << 1n) - 1n) & U64;
-  return (s & mask) === (point & U64 & mask);
 }
 
 function sha256(b: Buffer): Buffer {
@@ -569,7 +552,7 @@ class LevelDevnetStore implements DevnetStore {
       // Tops: a new block replaces every top it overlaps (its own shard's, a split parent's, merged children's).
       let tops = [...(prev?.shardTops ?? [])];
       for (const e of entries.slice(0, -1)) {
-        tops = tops.filter((t) => t.id.workchain !== e.id.workchain || !shardsIntersect(t.id.shard, e.id.shard));
+        tops = tops.filter((t) => t.id.workchain !== e.id.workchain || !shardIntersects(t.id.shard, e.id.shard));
         tops.push(e);
       }
       tops.sort(
@@ -704,7 +687,7 @@ class LevelDevnetStore implements DevnetStore {
   private candidates(workchain: number, point: bigint): ShardLast[] {
     return [...this.shards.values()]
       .filter((s) => s.workchain === workchain && shardContains(s.shard, point))
-      .sort((a, b) => (lowBit(b.shard) > lowBit(a.shard) ? 1 : lowBit(b.shard) < lowBit(a.shard) ? -1 : 0));
+      .sort((a, b) => (lowerBit(b.shard) > lowerBit(a.shard) ? 1 : lowerBit(b.shard) < lowerBit(a.shard) ? -1 : 0));
   }
 
   async blockBySeqno(workchain: number, shard: bigint, seqno: number): Promise<StoredBlock | null> {

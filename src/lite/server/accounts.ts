@@ -2,7 +2,15 @@
 // dictionary, and for basechain accounts asked at a masterchain block the shard proof through its
 // McStateExtra.shard_hashes (LiteQuery::perform_getAccountState / finish_getAccountState / finish_runSmcMethod).
 import { type Cell, CellType, loadAccount, parseTuple } from '@ton/core';
-import { type BlockIdExt, buildMerkleProof, loadExtBlkRef, parseBoc, trackCellUsage } from '../../ton/index.ts';
+import {
+  accountPrefix,
+  type BlockIdExt,
+  buildMerkleProof,
+  loadExtBlkRef,
+  parseBoc,
+  shardContains,
+  trackCellUsage,
+} from '../../ton/index.ts';
 import { stateRootProof } from './block-proofs.ts';
 import { dictLookupRoot, findShardLeaf, open } from './cell-walk.ts';
 import { boc, readMcStateExtra, readStateRoot, skipCurrencyCollection, visitAll } from './chain-read.ts';
@@ -14,14 +22,12 @@ import {
   requireMasterchainId,
 } from './handler-context.ts';
 import {
-  accountPrefix,
   addressKey,
   formatBlockId,
   fromTlBlockId,
   invalidBlockId,
   isValidFull,
   isValidId,
-  shardContains,
   toTlBlockId,
   toUnsigned64,
 } from './ids.ts';

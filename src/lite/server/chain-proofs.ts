@@ -6,9 +6,12 @@ import type { Cell } from '@ton/core';
 import {
   type BlockIdExt,
   buildMerkleProof,
+  lowerBit,
   parseBoc,
   prevBlockIds,
   sameBlockId,
+  shardContains,
+  shardIntersects,
   trackCellUsage,
 } from '../../ton/index.ts';
 import type { LiteServerBlockLink, LiteServerShardBlockLink } from '../tl/index.ts';
@@ -27,17 +30,7 @@ import {
 } from './chain-read.ts';
 import { type BlockSignatureSet, MASTERCHAIN, SHARD_ALL } from './chain-view.ts';
 import { type HandlerContext, type HandlerTable, loadBlock, loadState } from './handler-context.ts';
-import {
-  formatBlockId,
-  fromTlBlockId,
-  isMasterchainExt,
-  isValidFull,
-  lowerBit,
-  shardContains,
-  shardIntersects,
-  toTlBlockId,
-  toUnsigned64,
-} from './ids.ts';
+import { formatBlockId, fromTlBlockId, isMasterchainExt, isValidFull, toTlBlockId, toUnsigned64 } from './ids.ts';
 import { badRequest, notFound } from './lite-errors.ts';
 import { checkOldMcBlock, isOldMcBlock, nextKeyBlockId, oldMcBlockId, prevKeyBlockId } from './mc-state.ts';
 

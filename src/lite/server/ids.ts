@@ -1,10 +1,9 @@
 // Block ids and shard arithmetic as the node does them (ton/ton-types.h, crypto/block/block.h): TL carries the
 // shard as a signed 64-bit `long`, the view and src/ton use the unsigned id with its terminating 1 bit.
-import type { BlockIdExt } from '../../ton/index.ts';
+import { type BlockIdExt, lowerBit } from '../../ton/index.ts';
 import type { TonNodeBlockIdExt } from '../tl/index.ts';
 import { MASTERCHAIN, SHARD_ALL } from './chain-view.ts';
 
-const MASK64 = (1n << 64n) - 1n;
 /** workchainInvalid in the node (0x80000000 as a signed int). */
 export const WORKCHAIN_INVALID = -0x80000000;
 
@@ -44,10 +43,6 @@ export function invalidBlockId(): BlockIdExt {
   return { workchain: WORKCHAIN_INVALID, shard: 0n, seqno: 0, rootHash: Buffer.alloc(32), fileHash: Buffer.alloc(32) };
 }
 
-export function lowerBit(x: bigint): bigint {
-  return x & -x & MASK64;
-}
-
 /** Number of prefix bits of a shard id (0 for the whole workchain). */
 export function shardPfxLen(shard: bigint): number {
   const low = lowerBit(shard);
@@ -76,27 +71,6 @@ export function isValidFull(id: BlockIdExt): boolean {
 /** BlockIdExt::is_masterchain_ext: a valid full id of a masterchain block. */
 export function isMasterchainExt(id: BlockIdExt): boolean {
   return id.workchain === MASTERCHAIN && id.shard === SHARD_ALL && isValidFull(id);
-}
-
-/** shard_contains(parent, child): `child` (a shard or an account prefix) lies inside `parent`. */
-export function shardContains(parent: bigint, child: bigint): boolean {
-  const x = lowerBit(parent);
-  const mask = ((-x & MASK64) << 1n) & MASK64;
-  return ((parent ^ child) & mask) === 0n;
-}
-
-/** shard_intersects: one of the two shards contains the other. */
-export function shardIntersects(a: bigint, b: bigint): boolean {
-  const x = lowerBit(a);
-  const y = lowerBit(b);
-  const m = x > y ? x : y;
-  const mask = ((-m & MASK64) << 1n) & MASK64;
-  return ((a ^ b) & mask) === 0n;
-}
-
-/** The first 64 bits of a 256-bit account address: its AccountIdPrefixFull prefix. */
-export function accountPrefix(address: Buffer): bigint {
-  return address.readBigUInt64BE(0);
 }
 
 /** The address as a 256-bit dictionary key. */

@@ -1,8 +1,9 @@
 // getMasterchainInfo(Ext), getTime, getVersion, sendMessage, nonfinal.getPendingShardBlocks.
 import { LiteServerError } from '../../common/index.ts';
+import { shardIntersects } from '../../ton/index.ts';
 import type { LiteVersion } from './chain-view.ts';
 import type { HandlerContext, HandlerTable } from './handler-context.ts';
-import { shardIntersects, toTlBlockId, toUnsigned64 } from './ids.ts';
+import { toTlBlockId, toUnsigned64 } from './ids.ts';
 import { badRequest } from './lite-errors.ts';
 
 /** The reference liteserver's ls_version / ls_capabilities (validator/impl/liteserver.hpp). */

@@ -1,7 +1,13 @@
 // getOutMsgQueueSizes, getBlockOutMsgQueueSize, getDispatchQueueInfo, getDispatchQueueMessages: the
 // outbound queue parts of a shard state (OutMsgQueueInfo and its OutMsgQueueExtra).
 import type { Cell, Slice } from '@ton/core';
-import { type BlockIdExt, buildMerkleProof, loadMsgEnvelope, trackCellUsage } from '../../ton/index.ts';
+import {
+  type BlockIdExt,
+  buildMerkleProof,
+  loadMsgEnvelope,
+  shardIntersects,
+  trackCellUsage,
+} from '../../ton/index.ts';
 import type { LiteServerDispatchQueueMessage, LiteServerTransactionMetadata } from '../tl/index.ts';
 import { stateRootProof } from './block-proofs.ts';
 import { dictNearest, dictNearestRoot, open } from './cell-walk.ts';
@@ -13,7 +19,6 @@ import {
   formatBlockId,
   fromTlBlockId,
   keyToAddress,
-  shardIntersects,
   toTlBlockId,
   toUnsigned64,
   WORKCHAIN_INVALID,

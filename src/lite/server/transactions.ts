@@ -1,17 +1,22 @@
 // getOneTransaction (with its block proof) and getTransactions (the prev_trans_lt/hash chain, no proof).
 import type { Cell } from '@ton/core';
 import { LiteServerError } from '../../common/index.ts';
-import { type BlockIdExt, buildMerkleProof, shardIdOf, trackCellUsage } from '../../ton/index.ts';
+import {
+  accountPrefix,
+  type BlockIdExt,
+  buildMerkleProof,
+  shardContains,
+  shardIdOf,
+  trackCellUsage,
+} from '../../ton/index.ts';
 import { dictLookup, dictLookupRoot, open } from './cell-walk.ts';
 import { blockParts, boc, readBlockExtra, readBlockInfo, skipCurrencyCollection } from './chain-read.ts';
 import { type HandlerContext, type HandlerTable, loadBlock } from './handler-context.ts';
 import {
-  accountPrefix,
   addressKey,
   formatBlockId,
   fromTlBlockId,
   isValidFull,
-  shardContains,
   toTlBlockId,
   toUnsigned64,
   WORKCHAIN_INVALID,

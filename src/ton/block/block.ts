@@ -12,6 +12,7 @@ import { type BlockExtra, loadBlockExtra, storeBlockExtra } from './block-extra.
 import { type BlockInfo, loadBlockInfo, shardIdOf, storeBlockInfo } from './block-info.ts';
 import { decoding, expectTag, loadWhole } from './codec-util.ts';
 import type { ExtBlkRef } from './ext-blk-ref.ts';
+import { MASTER_SHARD } from './shard-id.ts';
 import { loadValueFlow, storeValueFlow, type ValueFlow } from './value-flow.ts';
 
 /**
@@ -131,8 +132,6 @@ export function sameBlockId(a: BlockIdExt, b: BlockIdExt): boolean {
 
 /** A block's id where the file hash may be unknown (a block decoded from its root cell alone). */
 export type BlockId = Omit<BlockIdExt, 'fileHash'> & { fileHash: Buffer | null };
-
-const MASTER_SHARD = 0x8000000000000000n;
 
 /** The id of `block`; the root hash (and file hash) are those of the cell / file it was decoded from. */
 export function blockId(block: Block, rootHash: Buffer, fileHash: Buffer | null = null): BlockId {

@@ -43,4 +43,5 @@ export {
 export * from './msg-envelope.ts';
 export * from './out-msg.ts';
 export * from './shard-descr.ts';
+export * from './shard-id.ts';
 export * from './value-flow.ts';

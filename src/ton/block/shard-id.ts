@@ -1,6 +1,6 @@
 // Shard arithmetic on 64-bit shard ids (prefix bits, then a terminating 1-bit), as ton/ton-types.h does it:
-// shard_contains, shard_is_ancestor, shard_child, the 64-bit account prefix of an address, and the ShardIdent
-// form a block header and a shard state carry.
+// shard_contains, shard_intersects, shard_is_ancestor, shard_child, the 64-bit account prefix of an address, and
+// the ShardIdent form a block header and a shard state carry (shardIdOf in block-info.ts is the way back).
 import type { ShardIdent } from '@ton/core';
 
 export const MASTER_SHARD = 0x8000000000000000n;
@@ -24,6 +24,15 @@ export function shardContains(shard: bigint, prefix: bigint): boolean {
   const low = lowerBit(shard);
   const mask = ~(low * 2n - 1n) & U64;
   return ((shard ^ prefix) & mask) === 0n;
+}
+
+/** shard_intersects: one of the two shards contains the other. */
+export function shardIntersects(a: bigint, b: bigint): boolean {
+  const x = lowerBit(a);
+  const y = lowerBit(b);
+  const m = x > y ? x : y;
+  const mask = ((-m & U64) << 1n) & U64;
+  return ((a ^ b) & mask) === 0n;
 }
 
 /** Is `ancestor` equal to `shard` or one of its ancestors (same workchain assumed)? */
@@ -53,11 +62,6 @@ export function isRightChild(shard: bigint): boolean {
 export function shardIdent(workchain: number, shard: bigint): ShardIdent {
   const bits = shardPrefixLength(shard);
   return { shardPrefixBits: bits, workchainId: workchain, shardPrefix: shard - lowerBit(shard) };
-}
-
-/** The 64-bit shard id of a ShardIdent. */
-export function shardOfIdent(s: ShardIdent): bigint {
-  return s.shardPrefix | (1n << BigInt(63 - s.shardPrefixBits));
 }
 
 /** The first 64 bits of a 256-bit account id. */
