@@ -5,21 +5,11 @@ import { join } from 'node:path';
 import { ENV_DATA_DIR, isTongateError, resolveDataDir } from '../common/index.ts';
 import { type ActivityLog, startActivity } from '../devnet/activity/index.ts';
 import { createLitePool, type GlobalConfig, loadGlobalConfig } from '../lite/index.ts';
-import { type Command, UsageError } from './command.ts';
+import { type Command, intOption, UsageError } from './command.ts';
 
 const EXIT_FAILED = 1;
 /** The node is not up (yet): worth retrying (style guide §6.5). */
 const EXIT_RETRY = 75;
-
-function intOption(values: Record<string, unknown>, name: string, min: number, max: number): number | undefined {
-  const v = values[name];
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (typeof v !== 'string' || !/^\d+$/.test(v) || n < min || n > max) {
-    throw new UsageError(`--${name} must be an integer in ${min}..${max}; got '${String(v)}'`);
-  }
-  return n;
-}
 
 function fieldText(v: unknown): string {
   if (typeof v === 'string') return /\s/.test(v) ? JSON.stringify(v) : v;

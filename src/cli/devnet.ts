@@ -20,22 +20,12 @@ import {
   type WalletsFileEntry,
 } from '../devnet/node/index.ts';
 import { createLitePool, type GlobalConfig, parseGlobalConfig } from '../lite/index.ts';
-import { type Command, UsageError } from './command.ts';
+import { type Command, intOption, UsageError } from './command.ts';
 import { activityCommand } from './devnet-activity.ts';
 
 /** Exit codes (style guide §6.5): 1 a failure, 75 a failure worth retrying later (e.g. the node is not up yet). */
 const EXIT_FAILED = 1;
 const EXIT_RETRY = 75;
-
-function intOption(values: Record<string, unknown>, name: string, min: number, max: number): number | undefined {
-  const v = values[name];
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (typeof v !== 'string' || !/^\d+$/.test(v) || n < min || n > max) {
-    throw new UsageError(`--${name} must be an integer in ${min}..${max}; got '${String(v)}'`);
-  }
-  return n;
-}
 
 function dataDirOf(values: Record<string, unknown>): string {
   return resolveDataDir({ flags: { data: values.data as string | undefined }, env: process.env });
