@@ -1,2 +1,2 @@
 export { type BocHeader, type ParseBocOptions, parseBoc, parseBocHeader } from './parse-boc.ts';
-export { BOC_MAGIC, type SerializeBocOptions, serializeBoc } from './serialize-boc.ts';
+export { BOC_MAGIC, type SerializeBocOptions, serializeBoc, significantLevels } from './serialize-boc.ts';

@@ -238,8 +238,8 @@ function writeCellData(out: Buffer, pos: number, cell: Cell, withHashes: boolean
   return pos;
 }
 
-/** Level 0 and every level whose bit is set in the mask, in increasing order. */
-function significantLevels(mask: number): number[] {
+/** Levels that carry a hash in a level mask: 0, then every level whose bit is set, in increasing order. */
+export function significantLevels(mask: number): number[] {
   const levels = [0];
   for (let l = 1; l <= 3; l++) if (mask & (1 << (l - 1))) levels.push(l);
   return levels;

@@ -15,6 +15,7 @@
 // verifier compares, is the same; at depth 0 (every ordinary proof) the cell is exactly the node's.
 import { beginCell, type Cell, CellType } from '@ton/core';
 import { ProofError } from '../../common/errors.ts';
+import { significantLevels } from '../boc/index.ts';
 
 export const MAX_MERKLE_DEPTH = 2;
 
@@ -29,13 +30,6 @@ export function isMerkleCell(cell: Cell): boolean {
 /** Merkle depth of a cell's children: one more below a Merkle proof or update. */
 export function childMerkleDepth(cell: Cell, depth: number): number {
   return isMerkleCell(cell) ? depth + 1 : depth;
-}
-
-/** Levels that carry a hash in a level mask: 0, then every level whose bit is set. */
-export function significantLevels(mask: number): number[] {
-  const levels = [0];
-  for (let l = 1; l <= 3; l++) if (mask & (1 << (l - 1))) levels.push(l);
-  return levels;
 }
 
 /** The pruned branch that stands for `cell` at Merkle depth `depth` (0 = directly under the proof). */
