@@ -2,13 +2,15 @@ import { type Command, runCommand } from './command.ts';
 import { dbCommand } from './db.ts';
 import { decodeCommand } from './decode.ts';
 import { devnetCommand } from './devnet.ts';
+import { walkCommand } from './walk.ts';
+import { workCommand } from './work.ts';
 
 export const VERSION = '0.1.0';
 
 export const rootCommand: Command = {
   name: 'tongate',
   summary: `tongate ${VERSION}: self-hostable TON blockchain access (indexer, toncenter-compatible API v2/v3, devnet).`,
-  subcommands: [decodeCommand, dbCommand, devnetCommand],
+  subcommands: [decodeCommand, dbCommand, devnetCommand, walkCommand, workCommand],
 };
 
 export function main(argv: string[]): Promise<number> {

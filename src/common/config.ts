@@ -1,6 +1,6 @@
 // Turns flags and the environment into typed configuration, once (style guide §6.6, 1). This file is the
 // only reader of the environment: callers pass `process.env` in, so every other module sees plain values.
-// Only the database part exists so far; the queue and chain parts join it as their issues land.
+// The database and queue parts exist so far; the chain part joins them with its issue.
 import { resolve } from 'node:path';
 import { ConfigError } from './errors.ts';
 
@@ -107,4 +107,45 @@ export function redactDatabaseUrl(url: string): string {
   } catch {
     return '<unparseable database URL>';
   }
+}
+
+/** Which job queue the process uses. Only src/queue looks at `kind`. */
+export type QueueConfig = { kind: 'local' } | { kind: 'bullmq'; url: string; prefix?: string };
+
+export interface QueueFlags {
+  /** --redis-url */
+  redisUrl?: string | undefined;
+  /** --queue-prefix: the Redis key prefix, so several deployments can share one Redis. */
+  queuePrefix?: string | undefined;
+}
+
+export const ENV_REDIS_URL = 'REDIS_URL';
+
+/**
+ * The job queue: --redis-url, then REDIS_URL, gives BullMQ on that Redis; without either, the in-process
+ * queue (embedded mode). A URL that is not redis:// or rediss:// fails with a ConfigError that never
+ * repeats its password.
+ */
+export function resolveQueueConfig(opts: { flags: QueueFlags; env: Env }): QueueConfig {
+  const fromFlag = present(opts.flags.redisUrl);
+  const url = fromFlag ?? present(opts.env[ENV_REDIS_URL]);
+  if (url === undefined) return { kind: 'local' };
+  const source = fromFlag !== undefined ? '--redis-url' : ENV_REDIS_URL;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError(`${source} is not a URL (expected redis://host:6379)`, { details: { source } });
+  }
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
+    throw new ConfigError(
+      `${source} must be a redis:// or rediss:// URL, got a ${parsed.protocol}// URL (expected redis://host:6379)`,
+      { details: { source, protocol: parsed.protocol } },
+    );
+  }
+  const prefix = present(opts.flags.queuePrefix);
+  if (prefix?.includes(':')) {
+    throw new ConfigError(`--queue-prefix must not contain ':', got '${prefix}'`, { details: { prefix } });
+  }
+  return prefix === undefined ? { kind: 'bullmq', url } : { kind: 'bullmq', url, prefix };
 }

@@ -80,6 +80,22 @@ export const ERROR_CODES = {
     doc: 'the migration set is unusable: bad file name, duplicate number, out-of-order file, or an applied version this build does not know',
   },
   TG_MIGRATION_FAILED: { status: 500, doc: 'a migration file failed; its transaction was rolled back' },
+  TG_INDEX_NOT_READY: {
+    status: 503,
+    doc: 'a block the indexer needs is not available from its source yet (masterchain head below it, block not stored); retryable',
+  },
+  TG_INDEX_SOURCE: {
+    status: 500,
+    doc: 'a block source returned data that contradicts the chain (wrong hash, broken shard chain, missing parent); not retryable',
+  },
+  TG_QUEUE_UNAVAILABLE: {
+    status: 503,
+    doc: 'the job queue back end (Redis) could not be reached or the connection was lost; retryable',
+  },
+  TG_QUEUE_USAGE: {
+    status: 500,
+    doc: 'the job queue was misused (a bad job id or name, a closed queue, two processors for one job name)',
+  },
 } as const satisfies Record<string, { status: number; doc: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -235,6 +251,24 @@ export class MigrationError extends TongateError {
   }
 }
 
+export type QueueErrorCode = 'TG_QUEUE_UNAVAILABLE' | 'TG_QUEUE_USAGE';
+
+/** Thrown by src/queue. Only an unreachable back end is retryable. */
+export class QueueError extends TongateError {
+  constructor(code: QueueErrorCode, message: string, opts: TongateErrorOptions = {}) {
+    super(code, message, { retryable: code === 'TG_QUEUE_UNAVAILABLE', ...opts });
+  }
+}
+
 export function isTongateError(e: unknown): e is TongateError {
   return e instanceof Error && typeof (e as { code?: unknown }).code === 'string' && 'retryable' in e;
+}
+
+export type IndexErrorCode = 'TG_INDEX_NOT_READY' | 'TG_INDEX_SOURCE';
+
+/** Thrown by src/index. A block that is not available yet is retryable; contradictory source data is not. */
+export class IndexError extends TongateError {
+  constructor(code: IndexErrorCode, message: string, opts: TongateErrorOptions = {}) {
+    super(code, message, { retryable: code === 'TG_INDEX_NOT_READY', ...opts });
+  }
 }

@@ -1,0 +1,209 @@
+// What `tongate walk` and `tongate work` share: the chain, database and queue options, opening the three
+// from flags and the environment (src/common/config.ts decides the modes), a JSON-lines logger, exit
+// codes (style guide §6.5) and the ordered shutdown on SIGINT/SIGTERM with a grace timer.
+import {
+  ConfigError,
+  ENV_REDIS_URL,
+  isTongateError,
+  type QueueConfig,
+  resolveDatabaseConfig,
+  resolveQueueConfig,
+} from '../common/index.ts';
+import { createDatabase, type Database, describeDatabase, migrate } from '../db/index.ts';
+import { type BlockSource, createDevnetStoreSource, createLiteSource } from '../index/index.ts';
+import { createLitePool, loadGlobalConfig } from '../lite/index.ts';
+import { createQueue, type JobQueue } from '../queue/index.ts';
+import { type OptionSpec, UsageError } from './command.ts';
+import { databaseOptions } from './db.ts';
+
+export const EXIT_FAILED = 1;
+export const EXIT_USAGE = 2;
+export const EXIT_RETRYABLE = 75;
+
+export const chainOptions: Record<string, OptionSpec> = {
+  'lite-config': {
+    type: 'string',
+    value: 'FILE|URL',
+    description: 'TON global config (file or http(s) URL) whose liteservers are the block source',
+  },
+  'devnet-store': {
+    type: 'string',
+    value: 'DIR',
+    description: "a devnet node's store directory, read directly (the fast path for a local devnet)",
+  },
+};
+
+export const queueOptions: Record<string, OptionSpec> = {
+  'redis-url': {
+    type: 'string',
+    value: 'URL',
+    description: `Redis for the BullMQ job queue, redis://host:6379 (env ${ENV_REDIS_URL}); without one, an in-process queue`,
+  },
+  'queue-prefix': {
+    type: 'string',
+    value: 'NAME',
+    description: 'Redis key prefix of the queue, to share one Redis between deployments',
+    default: 'tongate',
+  },
+};
+
+export const indexerOptions: Record<string, OptionSpec> = { ...chainOptions, ...databaseOptions, ...queueOptions };
+
+export type Values = Record<string, string | boolean | undefined>;
+
+export type Log = (level: 'debug' | 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
+
+/** JSON lines on stderr: time, level, past-tense msg and structured fields. */
+export function createLog(write: (line: string) => void, minLevel: 'debug' | 'info' = 'info'): Log {
+  return (level, msg, fields) => {
+    if (level === 'debug' && minLevel !== 'debug') return;
+    write(
+      JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields }, (_k, v) =>
+        typeof v === 'bigint' ? v.toString() : v,
+      ),
+    );
+  };
+}
+
+export function str(values: Values, name: string): string | undefined {
+  const v = values[name];
+  return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
+}
+
+export function intOption(values: Values, name: string, opts: { min?: number } = {}): number | undefined {
+  const v = str(values, name);
+  if (v === undefined) return undefined;
+  if (!/^\d+$/.test(v)) throw new UsageError(`--${name} expects a whole number, got '${v}'`);
+  const n = Number(v);
+  if (!Number.isSafeInteger(n) || n < (opts.min ?? 0) || n > 0xffffffff) {
+    throw new UsageError(`--${name} must be between ${opts.min ?? 0} and 4294967295, got ${v}`);
+  }
+  return n;
+}
+
+export interface Indexer {
+  source: BlockSource;
+  db: Database;
+  queue: JobQueue;
+  queueConfig: QueueConfig;
+  describe: { source: string; database: string; queue: string };
+  close(): Promise<void>;
+}
+
+/** Resolves configuration first (so bad usage fails before anything opens), then opens source, db, queue. */
+export async function openIndexer(
+  values: Values,
+  log: Log,
+  opts: { applicationName: string; requireSharedQueue?: boolean; lockMs?: number },
+): Promise<Indexer> {
+  const liteConfig = str(values, 'lite-config');
+  const devnetStore = str(values, 'devnet-store');
+  if ((liteConfig === undefined) === (devnetStore === undefined)) {
+    throw new UsageError('expected exactly one block source: --lite-config FILE|URL or --devnet-store DIR');
+  }
+  const dbConfig = resolveDatabaseConfig({
+    flags: { databaseUrl: str(values, 'database-url'), data: str(values, 'data') },
+    env: process.env,
+    applicationName: opts.applicationName,
+  });
+  const queueConfig = resolveQueueConfig({
+    flags: { redisUrl: str(values, 'redis-url'), queuePrefix: str(values, 'queue-prefix') },
+    env: process.env,
+  });
+  if (opts.requireSharedQueue && queueConfig.kind === 'local') {
+    throw new UsageError(
+      `needs a shared queue: set ${ENV_REDIS_URL} or --redis-url (without one, tongate walk processes its own jobs)`,
+    );
+  }
+  const closers: Array<() => Promise<void>> = [];
+  const close = async () => {
+    for (const c of closers.reverse()) await c().catch(() => {});
+  };
+  try {
+    let source: BlockSource;
+    if (liteConfig !== undefined) {
+      const global = await loadGlobalConfig(liteConfig);
+      const pool = createLitePool({
+        servers: global.liteservers,
+        log,
+      });
+      closers.push(() => pool.close());
+      source = createLiteSource(pool);
+    } else {
+      source = await createDevnetStoreSource(devnetStore as string);
+    }
+    closers.push(() => source.close());
+    const db = await createDatabase(dbConfig);
+    closers.push(() => db.close());
+    await migrate(db);
+    const queue = createQueue(
+      queueConfig,
+      opts.lockMs === undefined
+        ? { log }
+        : {
+            log,
+            policy: { lockDurationMs: opts.lockMs, stalledIntervalMs: Math.max(500, Math.floor(opts.lockMs / 2)) },
+          },
+    );
+    closers.push(() => queue.close());
+    return {
+      source,
+      db,
+      queue,
+      queueConfig,
+      describe: {
+        source: liteConfig !== undefined ? `liteservers of ${liteConfig}` : `devnet store ${devnetStore}`,
+        database: describeDatabase(dbConfig),
+        queue:
+          queueConfig.kind === 'bullmq' ? `BullMQ (prefix ${queueConfig.prefix ?? 'tongate'})` : 'in-process queue',
+      },
+      close,
+    };
+  } catch (e) {
+    await close();
+    throw e;
+  }
+}
+
+/** Exit code for an error that ended a command: 2 bad usage or config, 75 retryable, 1 otherwise. */
+export function exitCodeFor(e: unknown): number {
+  if (e instanceof UsageError || e instanceof ConfigError) return EXIT_USAGE;
+  if (isTongateError(e) && e.retryable) return EXIT_RETRYABLE;
+  return EXIT_FAILED;
+}
+
+export function firstLine(e: unknown): string {
+  return (e instanceof Error ? e.message : String(e)).split('\n')[0] ?? '';
+}
+
+/**
+ * An AbortSignal fired by the first SIGINT or SIGTERM; a second signal, or the grace period running out
+ * after the first, exits at once (a job cut off is reclaimed as stalled; its checkpoint makes a re-run safe).
+ */
+export function onShutdownSignal(log: Log, graceMs = 30_000): { signal: AbortSignal; dispose(): void } {
+  const ac = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const handler = (sig: NodeJS.Signals) => {
+    if (ac.signal.aborted) {
+      log('warn', 'Exited on a second signal', { signal: sig });
+      process.exit(EXIT_RETRYABLE);
+    }
+    log('info', 'Received shutdown signal, finishing active jobs', { signal: sig, graceMs });
+    ac.abort();
+    timer = setTimeout(() => {
+      log('warn', 'Exited after the shutdown grace period', { graceMs });
+      process.exit(EXIT_RETRYABLE);
+    }, graceMs);
+    timer.unref();
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return {
+    signal: ac.signal,
+    dispose() {
+      process.off('SIGINT', handler);
+      process.off('SIGTERM', handler);
+      if (timer) clearTimeout(timer);
+    },
+  };
+}

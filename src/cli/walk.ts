@@ -1,0 +1,250 @@
+// `tongate walk backfill|tail|gaps`: plan index-mc-block jobs (one per masterchain block) onto the queue.
+// Without REDIS_URL the queue is in-process and this process also runs the processor (embedded mode);
+// with it, `tongate work` processes (any number, anywhere) do the work, or --work here as well.
+
+import { startIndexWorker } from '../../workers/index-mc-block.ts';
+import {
+  type BackfillPlan,
+  findGaps,
+  INDEX_MC_BLOCK,
+  planBackfill,
+  rangeProgress,
+  requeueGaps,
+  runTail,
+} from '../index/plan/index.ts';
+import type { Processor } from '../queue/index.ts';
+import { type Command, type OptionSpec, UsageError } from './command.ts';
+import {
+  createLog,
+  EXIT_FAILED,
+  EXIT_RETRYABLE,
+  exitCodeFor,
+  firstLine,
+  type Indexer,
+  indexerOptions,
+  intOption,
+  type Log,
+  onShutdownSignal,
+  openIndexer,
+  type Values,
+} from './indexer-setup.ts';
+import { createProgressView } from './progress.ts';
+
+const workOptions: Record<string, OptionSpec> = {
+  work: {
+    type: 'boolean',
+    description: 'also process jobs in this process (always on with the in-process queue, i.e. without REDIS_URL)',
+  },
+  concurrency: { type: 'string', value: 'N', description: 'jobs processed at once in this process', default: '1' },
+};
+
+const EXIT_NOTE =
+  'Exit codes: 0 done (or stopped by SIGINT/SIGTERM), 1 failed, 2 bad usage or configuration,\n' +
+  `${EXIT_RETRYABLE} a retryable failure (source, database or Redis unreachable): run it again.`;
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const t = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+
+/** Opens everything, starts an in-process processor when this process must work, runs `body`, closes all. */
+async function withIndexer(
+  values: Values,
+  err: (l: string) => void,
+  name: string,
+  body: (ix: Indexer, log: Log, signal: AbortSignal) => Promise<number>,
+  opts: { requireSharedQueue?: boolean } = {},
+): Promise<number> {
+  const log = createLog(err);
+  const concurrency = intOption(values, 'concurrency', { min: 1 }) ?? 1;
+  let ix: Indexer | undefined;
+  let processor: Processor | undefined;
+  const shutdown = onShutdownSignal(log);
+  try {
+    ix = await openIndexer(values, log, { applicationName: 'tongate-walk', ...opts });
+    log('info', 'Opened indexer', { ...ix.describe });
+    if (ix.queueConfig.kind === 'local' || values.work === true) {
+      processor = startIndexWorker({
+        queue: ix.queue,
+        source: ix.source,
+        db: ix.db,
+        log,
+        concurrency,
+        onIndexed: (r) =>
+          log(
+            r.skipped ? 'debug' : 'info',
+            r.skipped ? 'Skipped indexed masterchain block' : 'Indexed masterchain block',
+            { ...r },
+          ),
+      });
+    }
+    return await body(ix, log, shutdown.signal);
+  } catch (e) {
+    err(`tongate walk ${name}: ${firstLine(e)}`);
+    return exitCodeFor(e);
+  } finally {
+    await processor?.close().catch(() => {});
+    await ix?.close();
+    shutdown.dispose();
+  }
+}
+
+function rangeOf(values: Values): { from: number; to: number } {
+  const from = intOption(values, 'from');
+  const to = intOption(values, 'to');
+  if (from === undefined || to === undefined) throw new UsageError('expected --from N and --to M (masterchain seqnos)');
+  if (to < from) throw new UsageError(`--to (${to}) is below --from (${from})`);
+  return { from, to };
+}
+
+const backfillCommand: Command = {
+  name: 'backfill',
+  summary: 'Index masterchain blocks --from N --to M (inclusive) and wait until every one is committed.',
+  details:
+    'Enqueues one job (mc-<seqno>) per masterchain block that has no checkpoint yet; re-running a range adds\n' +
+    'nothing twice. Shows a progress bar on a TTY (blocks, tx/s, ETA), else logs progress every 5 s.\n' +
+    'Jobs that failed for good are reported and end the command with 1; blocks whose job vanished without a\n' +
+    `checkpoint are queued again.\n${EXIT_NOTE}`,
+  options: {
+    from: { type: 'string', value: 'N', description: 'first masterchain seqno (>= 1)' },
+    to: { type: 'string', value: 'M', description: 'last masterchain seqno' },
+    ...indexerOptions,
+    ...workOptions,
+    'no-progress': { type: 'boolean', description: 'log progress lines instead of drawing a bar' },
+  },
+  async run({ values, positionals, out, err }) {
+    if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+    const { from, to } = rangeOf(values);
+    return withIndexer(values, err, 'backfill', async (ix, log, signal) => {
+      const plan: BackfillPlan = await planBackfill({ queue: ix.queue, db: ix.db, from, to });
+      log('info', 'Planned backfill', { ...plan });
+      const view = createProgressView({
+        total: plan.total,
+        tty: process.stderr.isTTY === true && values['no-progress'] !== true,
+        write: (c) => process.stderr.write(c),
+        log: (msg, f) => log('info', msg, f),
+      });
+      let lostRounds = 0;
+      for (;;) {
+        const p = await rangeProgress(ix.db, from, to);
+        if (p.blocks >= plan.total) {
+          view.done(p);
+          out(`Indexed masterchain blocks ${from}..${to}: ${p.blocks} blocks, ${p.transactions} transactions.`);
+          return 0;
+        }
+        view.update(p);
+        if (signal.aborted) {
+          err(`tongate walk backfill: stopped with ${plan.total - p.blocks} blocks left; run it again to continue`);
+          return EXIT_RETRYABLE;
+        }
+        const c = await ix.queue.counts(INDEX_MC_BLOCK);
+        if (c.waiting + c.active + c.delayed === 0) {
+          const gaps = await findGaps(ix.db, from, to);
+          const states = await Promise.all(
+            gaps.slice(0, 1000).map((s) => ix.queue.getState(INDEX_MC_BLOCK, `mc-${s}`)),
+          );
+          const failed = gaps.filter((_, i) => states[i] === 'failed');
+          if (failed.length > 0) {
+            for (const s of failed.slice(0, 5)) {
+              const reason = await ix.queue.failedReason(INDEX_MC_BLOCK, `mc-${s}`);
+              err(`tongate walk backfill: masterchain block ${s} failed: ${reason ?? 'unknown reason'}`);
+            }
+            err(
+              `tongate walk backfill: ${failed.length} blocks failed; 'tongate walk gaps' or a re-run queues them again`,
+            );
+            return EXIT_FAILED;
+          }
+          if (gaps.length > 0 && states.every((s) => s === 'unknown' || s === 'completed')) {
+            lostRounds += 1;
+            if (lostRounds > 3) {
+              err(
+                `tongate walk backfill: ${gaps.length} blocks keep finishing without a checkpoint (first ${gaps[0]})`,
+              );
+              return EXIT_FAILED;
+            }
+            const r = await requeueGaps({ queue: ix.queue, db: ix.db, from, to });
+            log('warn', 'Re-queued gaps', { requeued: r.requeued, gaps: r.gaps.slice(0, 20) });
+          }
+        }
+        await sleep(500, signal);
+      }
+    });
+  },
+};
+
+const tailCommand: Command = {
+  name: 'tail',
+  summary: "Follow the source's masterchain head, enqueueing each new block in order; logs the lag.",
+  details:
+    'Starts at --from, else after the highest indexed block, else at the current head. Runs until SIGINT or\n' +
+    `SIGTERM, re-queueing gaps behind the head now and then.\n${EXIT_NOTE}`,
+  options: {
+    from: { type: 'string', value: 'N', description: 'first masterchain seqno to index' },
+    'poll-ms': {
+      type: 'string',
+      value: 'MS',
+      description: 'how often to ask the source for its head',
+      default: '1000',
+    },
+    ...indexerOptions,
+    ...workOptions,
+  },
+  async run({ values, positionals, err }) {
+    if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+    const from = intOption(values, 'from');
+    const pollMs = intOption(values, 'poll-ms', { min: 10 }) ?? 1000;
+    return withIndexer(values, err, 'tail', async (ix, log, signal) => {
+      await runTail(
+        from === undefined
+          ? { queue: ix.queue, db: ix.db, source: ix.source, pollMs, signal, log }
+          : { queue: ix.queue, db: ix.db, source: ix.source, pollMs, signal, log, from },
+      );
+      return 0;
+    });
+  },
+};
+
+const gapsCommand: Command = {
+  name: 'gaps',
+  summary: 'Find masterchain blocks without a checkpoint in --from..--to and queue them again.',
+  details:
+    'Without a range, checks between the lowest and highest indexed block. Does not wait for the jobs, so it\n' +
+    `needs the shared queue (REDIS_URL); in embedded mode 'walk backfill' repairs gaps itself.\n${EXIT_NOTE}`,
+  options: {
+    from: { type: 'string', value: 'N', description: 'first masterchain seqno' },
+    to: { type: 'string', value: 'M', description: 'last masterchain seqno' },
+    ...indexerOptions,
+  },
+  async run({ values, positionals, out, err }) {
+    if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+    const from = intOption(values, 'from');
+    const to = intOption(values, 'to');
+    if ((from === undefined) !== (to === undefined)) throw new UsageError('give both --from and --to, or neither');
+    return withIndexer(
+      { ...values, work: false },
+      err,
+      'gaps',
+      async (ix) => {
+        const r = await requeueGaps(
+          from === undefined ? { queue: ix.queue, db: ix.db } : { queue: ix.queue, db: ix.db, from, to },
+        );
+        out(`Found ${r.gaps.length} gaps in ${r.from}..${r.to}; queued ${r.requeued} again.`);
+        return 0;
+      },
+      { requireSharedQueue: true },
+    );
+  },
+};
+
+export const walkCommand: Command = {
+  name: 'walk',
+  summary: 'Plan indexing: backfill a range of masterchain blocks, follow the head, repair gaps.',
+  subcommands: [backfillCommand, tailCommand, gapsCommand],
+};

@@ -1,0 +1,67 @@
+// `tongate work`: process index-mc-block jobs from the shared BullMQ queue until SIGINT/SIGTERM. Run as many
+// as you like on any machines; the same processor (workers/index-mc-block.ts) runs in embedded `walk`.
+import { startIndexWorker } from '../../workers/index-mc-block.ts';
+import { type Command, UsageError } from './command.ts';
+import {
+  createLog,
+  EXIT_RETRYABLE,
+  exitCodeFor,
+  firstLine,
+  type Indexer,
+  indexerOptions,
+  intOption,
+  onShutdownSignal,
+  openIndexer,
+} from './indexer-setup.ts';
+
+export const workCommand: Command = {
+  name: 'work',
+  summary: 'Process index-mc-block jobs from the shared queue (REDIS_URL) until SIGINT/SIGTERM.',
+  details:
+    'Each job indexes one masterchain block with the shard blocks it commits and writes the rows and the\n' +
+    'checkpoint in one transaction; a job whose worker died is handed to another after about --lock-ms.\n' +
+    'On SIGINT/SIGTERM, active jobs finish first (a second signal, or 30 s, exits at once).\n' +
+    'Exit codes: 0 stopped by a signal, 1 failed, 2 bad usage or configuration (no REDIS_URL),\n' +
+    `${EXIT_RETRYABLE} a retryable failure (source, database or Redis unreachable at start).`,
+  options: {
+    ...indexerOptions,
+    concurrency: { type: 'string', value: 'N', description: 'jobs processed at once', default: '1' },
+    'lock-ms': {
+      type: 'string',
+      value: 'MS',
+      description: "how long an active job's lock lasts without renewal; a dead worker's job is retried after it",
+      default: '30000',
+    },
+  },
+  async run({ values, positionals, err }) {
+    if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+    const concurrency = intOption(values, 'concurrency', { min: 1 }) ?? 1;
+    const lockMs = intOption(values, 'lock-ms', { min: 1000 }) ?? 30_000;
+    const log = createLog(err);
+    const shutdown = onShutdownSignal(log);
+    let ix: Indexer | undefined;
+    try {
+      ix = await openIndexer(values, log, { applicationName: 'tongate-work', requireSharedQueue: true, lockMs });
+      log('info', 'Started worker', { ...ix.describe, concurrency, pid: process.pid });
+      const processor = startIndexWorker({
+        queue: ix.queue,
+        source: ix.source,
+        db: ix.db,
+        log,
+        concurrency,
+        onIndexed: (r) =>
+          log('info', r.skipped ? 'Skipped indexed masterchain block' : 'Indexed masterchain block', { ...r }),
+      });
+      await new Promise<void>((resolve) => shutdown.signal.addEventListener('abort', () => resolve(), { once: true }));
+      await processor.close();
+      log('info', 'Stopped worker', {});
+      return 0;
+    } catch (e) {
+      err(`tongate work: ${firstLine(e)}`);
+      return exitCodeFor(e);
+    } finally {
+      await ix?.close();
+      shutdown.dispose();
+    }
+  },
+};

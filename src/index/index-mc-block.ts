@@ -1,0 +1,214 @@
+// The one processor (style guide §6.6, 3): masterchain seqno -> source -> parse -> decode -> write. Every mode
+// runs it: the local queue calls it, the BullMQ worker wraps it, tests call it directly.
+import { createHash } from 'node:crypto';
+import { IndexError } from '../common/index.ts';
+import type { Database } from '../db/index.ts';
+import { type Block, type BlockIdExt, listBlockTransactions, loadBlockCell } from '../ton/index.ts';
+import {
+  type AccountStateRows,
+  b64,
+  blockGlobalVersion,
+  type Row,
+  toAccountStateRows,
+  toBlockRow,
+  toShardStateRows,
+  toTransactionRows,
+} from './decode/index.ts';
+import { newShardBlocks, type ShardTop, shardTopsOf } from './parse/new-shard-blocks.ts';
+import { blockKey } from './source/ids.ts';
+import { ACCOUNT_NONE } from './source/state-update.ts';
+import type { BlockSource, FetchedBlock } from './source/types.ts';
+import { type UnitRows, writeUnit } from './write/index.ts';
+
+export type IndexLog = (
+  level: 'debug' | 'info' | 'warn' | 'error',
+  msg: string,
+  fields?: Record<string, unknown>,
+) => void;
+
+export interface IndexDeps {
+  source: BlockSource;
+  db: Database;
+  log?: IndexLog;
+  /** Replace the rows of a block that already has a checkpoint (default: skip it). */
+  replace?: boolean;
+}
+
+export interface IndexResult {
+  mcSeqno: number;
+  blocks: number;
+  transactions: number;
+  messages: number;
+  /** True when the checkpoint was already there and nothing was written. */
+  skipped: boolean;
+}
+
+interface UnitBlock {
+  fetched: FetchedBlock;
+  block: Block;
+}
+
+/** What the source says masterchain seqno `mcSeqno` commits: its blocks (masterchain first) and shard tops. */
+async function collectUnit(
+  mcSeqno: number,
+  source: BlockSource,
+): Promise<{ blocks: UnitBlock[]; tops: ShardTop[]; rootHash: string }> {
+  const declared = source.declaredUnit ? await source.declaredUnit(mcSeqno) : null;
+  if (declared) {
+    const blocks = await Promise.all(
+      declared.blocks.map(async (id) => {
+        const fetched = await source.block(id);
+        return { fetched, block: loadBlockCell(fetched.root) };
+      }),
+    );
+    blocks.sort((a, b) => a.fetched.id.workchain - b.fetched.id.workchain || a.fetched.id.seqno - b.fetched.id.seqno);
+    const mc = blocks.find((b) => b.fetched.id.workchain === -1);
+    // Without its masterchain block a unit's checkpoint hash is sha256 over its blocks' root hashes, in order.
+    const rootHash = mc
+      ? b64(mc.fetched.id.rootHash)
+      : b64(
+          createHash('sha256')
+            .update(Buffer.concat(blocks.map((b) => b.fetched.id.rootHash)))
+            .digest(),
+        );
+    return { blocks, tops: mc ? shardTopsOf(mc.block) : [], rootHash };
+  }
+  if (mcSeqno < 1) {
+    throw new IndexError(
+      'TG_INDEX_SOURCE',
+      'masterchain seqno 0 is the zero state, which has no block: indexing starts at 1',
+    );
+  }
+  const mcFetched = await source.mcBlock(mcSeqno);
+  if (!mcFetched) {
+    throw new IndexError('TG_INDEX_NOT_READY', `${source.name}: masterchain block ${mcSeqno} is not available yet`, {
+      details: { mcSeqno, source: source.name },
+    });
+  }
+  const mc = { fetched: mcFetched, block: loadBlockCell(mcFetched.root) };
+  if (mc.fetched.id.seqno !== mcSeqno || mc.fetched.id.workchain !== -1) {
+    throw new IndexError(
+      'TG_INDEX_SOURCE',
+      `${source.name}: asked masterchain block ${mcSeqno}, got ${blockKey(mc.fetched.id)}`,
+    );
+  }
+  const tops = shardTopsOf(mc.block);
+  let prevTops: ShardTop[] = [];
+  if (mcSeqno > 1) {
+    const prev = await source.mcBlock(mcSeqno - 1);
+    if (!prev) {
+      throw new IndexError('TG_INDEX_NOT_READY', `${source.name}: masterchain block ${mcSeqno - 1} is not available`);
+    }
+    prevTops = shardTopsOf(loadBlockCell(prev.root));
+  }
+  const shards = await newShardBlocks(tops, prevTops, (id) => source.block(id));
+  return { blocks: [mc, ...shards], tops, rootHash: b64(mc.fetched.id.rootHash) };
+}
+
+/** Rows of one unit: pure apart from the account states, which come from the source per block. */
+async function decodeUnit(
+  mcSeqno: number,
+  unit: Awaited<ReturnType<typeof collectUnit>>,
+  source: BlockSource,
+): Promise<UnitRows> {
+  const rows: UnitRows = {
+    mcSeqno,
+    mcRootHash: unit.rootHash,
+    blocks: [],
+    shardState: toShardStateRows(mcSeqno, unit.tops),
+    transactions: [],
+    messages: [],
+    messageContents: [],
+    accountStates: [],
+    latestAccountStates: [],
+  };
+  const latest = new Map<string, AccountStateRows & { lt: bigint }>();
+  for (const { fetched, block } of unit.blocks) {
+    const id: BlockIdExt = fetched.id;
+    const txs = listBlockTransactions(block);
+    rows.blocks.push(toBlockRow(block, id, mcSeqno, txs.length));
+    const gv = blockGlobalVersion(block);
+    const lastOf = new Map<
+      string,
+      { address: Buffer; hash: Buffer; lt: bigint; now: number; stateHashAfter: Buffer }
+    >();
+    for (const t of txs) {
+      const d = toTransactionRows(t.cell, id, mcSeqno, gv);
+      rows.transactions.push(d.row);
+      rows.messages.push(...d.messages);
+      rows.messageContents.push(...d.contents);
+      const k = t.account.toString('hex');
+      const prev = lastOf.get(k);
+      if (!prev || prev.lt < t.lt) {
+        lastOf.set(k, {
+          address: t.account,
+          hash: d.view.hash,
+          lt: t.lt,
+          now: d.view.now,
+          stateHashAfter: d.view.accountStateHashAfter,
+        });
+      }
+    }
+    if (lastOf.size === 0) continue;
+    const wanted = [...lastOf.values()];
+    const states = await source.accountStates(
+      id,
+      wanted.map((w) => w.address),
+    );
+    // An account left without state (account_none) is fully known from its hash, even when the source could
+    // not show it (a state update does not carry the dictionary path of an account that did not change).
+    const answered = new Set(states.map((s) => s.address.toString('hex')));
+    for (const w of wanted) {
+      if (!answered.has(w.address.toString('hex')) && w.stateHashAfter.equals(ACCOUNT_NONE.hash())) {
+        states.push({
+          address: w.address,
+          workchain: id.workchain,
+          account: ACCOUNT_NONE,
+          hash: ACCOUNT_NONE.hash(),
+          complete: true,
+        });
+      }
+    }
+    for (const s of states) {
+      const last = lastOf.get(s.address.toString('hex'));
+      if (!last) continue;
+      const r = toAccountStateRows(s, last);
+      rows.accountStates.push(r.state);
+      const key = `${id.workchain}:${s.address.toString('hex')}`;
+      const have = latest.get(key);
+      if (!have || have.lt < last.lt) latest.set(key, { ...r, lt: last.lt });
+    }
+  }
+  rows.latestAccountStates = [...latest.values()].map((r) => r.latest);
+  return rows;
+}
+
+/**
+ * Indexes masterchain block `mcSeqno` with every shard block it newly commits: rows and checkpoint in one
+ * transaction. Idempotent: a block with a checkpoint is skipped (or replaced with `replace`).
+ */
+export async function indexMcBlock(mcSeqno: number, deps: IndexDeps): Promise<IndexResult> {
+  const { source, db, log } = deps;
+  if (!deps.replace) {
+    const r = await db.query('SELECT 1 FROM index_checkpoints WHERE part = $1 AND mc_seqno = $2', ['core', mcSeqno]);
+    if (r.rowCount > 0) return { mcSeqno, blocks: 0, transactions: 0, messages: 0, skipped: true };
+  }
+  const started = performance.now();
+  const unit = await collectUnit(mcSeqno, source);
+  const rows = await decodeUnit(mcSeqno, unit, source);
+  const written = await writeUnit(db, rows, { replace: deps.replace });
+  const result: IndexResult = {
+    mcSeqno,
+    blocks: written ? rows.blocks.length : 0,
+    transactions: written ? rows.transactions.length : 0,
+    messages: written ? rows.messages.length : 0,
+    skipped: !written,
+  };
+  log?.('debug', written ? 'Indexed masterchain block' : 'Skipped indexed masterchain block', {
+    ...result,
+    durationMs: Math.round(performance.now() - started),
+  });
+  return result;
+}
+
+export type { Row };

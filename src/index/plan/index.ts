@@ -1,0 +1,13 @@
+// Planning: which index-mc-block jobs to enqueue (backfill, gaps, tail).
+export { type BackfillPlan, planBackfill } from './backfill.ts';
+export {
+  checkpointBounds,
+  checkpointedSeqnos,
+  findGaps,
+  type RangeProgress,
+  rangeProgress,
+  refreshIndexedRanges,
+} from './checkpoints.ts';
+export { type GapReport, requeueGaps } from './gaps.ts';
+export { CORE_PART, INDEX_MC_BLOCK, type IndexMcBlockJob, mcJob, mcJobId } from './jobs.ts';
+export { type PlanLog, runTail, type TailOptions, type TailStatus } from './tail.ts';

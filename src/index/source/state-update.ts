@@ -1,0 +1,85 @@
+// Account states read from a block's own state_update (MERKLE_UPDATE ShardState): the new side holds every
+// account the block changed, with unchanged subtrees (usually code, often data) replaced by pruned branches.
+// Used by sources that have block files but no shard states (the devnet store's file layer without a
+// liteserver, BoC files). Hashes, balances and statuses are exact; code and data BoCs may be pruned, so
+// these states come back with `complete: false`.
+import { beginCell, type Cell, CellType } from '@ton/core';
+import { IndexError } from '../../common/index.ts';
+import { type Block, loadDepthBalanceInfo, loadHmLabel } from '../../ton/index.ts';
+import type { AccountStateAfter } from './types.ts';
+
+const SHARD_STATE_TAG = 0x9023afe2;
+
+/** account_none$0: the Account cell of an account that does not exist. */
+export const ACCOUNT_NONE = beginCell().storeBit(false).endCell();
+
+function isPruned(c: Cell): boolean {
+  return c.isExotic && c.type === CellType.PrunedBranch;
+}
+
+/** The ShardAccount leaf of `key` in a HashmapAug 256 root; 'absent' when the key is provably not there. */
+function lookupLeaf(root: Cell, key: Buffer): { account: Cell } | 'absent' | null {
+  let cell = root;
+  let bitPos = 0;
+  const keyBits = 256;
+  for (;;) {
+    if (isPruned(cell)) return null;
+    const s = cell.beginParse(true);
+    const m = keyBits - bitPos;
+    const label = loadHmLabel(s, m);
+    for (let i = 0; i < label.len; i++) {
+      const want = (key[(bitPos + i) >> 3]! >> (7 - ((bitPos + i) & 7))) & 1;
+      const have = Number((label.bits >> BigInt(label.len - 1 - i)) & 1n);
+      if (want !== have) return 'absent';
+    }
+    bitPos += label.len;
+    if (bitPos === keyBits) {
+      loadDepthBalanceInfo(s);
+      return { account: s.loadRef() };
+    }
+    const dir = (key[bitPos >> 3]! >> (7 - (bitPos & 7))) & 1;
+    cell = s.loadRef();
+    if (dir === 1) cell = s.loadRef();
+    bitPos += 1;
+  }
+}
+
+/**
+ * The Account cell of `address` in a ShardStateUnsplit root (a full state, a proof or an update side), or
+ * null when the accounts dictionary has no such key or the path to it is pruned. The cell itself may be a
+ * pruned branch (a liteserver's state proof stops at the leaf): its hash(0) is still the account's hash.
+ * A key the dictionary provably lacks is account_none (ACCOUNT_NONE).
+ */
+export function accountInState(stateRoot: Cell, address: Buffer): Cell | null {
+  if (isPruned(stateRoot)) return null;
+  const s = stateRoot.beginParse(true);
+  const tag = s.loadUint(32);
+  if (tag !== SHARD_STATE_TAG) {
+    throw new IndexError(
+      'TG_INDEX_SOURCE',
+      `shard state: expected ShardStateUnsplit tag 0x9023afe2, got 0x${tag.toString(16)}`,
+    );
+  }
+  // shard_state#9023afe2 … out_msg_queue_info:^OutMsgQueueInfo before_split:(## 1) accounts:^ShardAccounts …
+  const accountsRef = stateRoot.refs[1];
+  if (!accountsRef || isPruned(accountsRef)) return null;
+  const a = accountsRef.beginParse(true);
+  if (!a.loadBit()) return ACCOUNT_NONE; // ahme_empty
+  const leaf = lookupLeaf(a.loadRef(), address);
+  if (leaf === 'absent') return ACCOUNT_NONE;
+  return leaf ? leaf.account : null;
+}
+
+/** States after `block` of the given accounts that its state update contains (the changed ones). */
+export function statesFromStateUpdate(block: Block, addresses: readonly Buffer[]): AccountStateAfter[] {
+  const newState = block.stateUpdate.cell.refs[1];
+  if (!newState) return [];
+  const workchain = block.info.shard.workchainId;
+  const out: AccountStateAfter[] = [];
+  for (const address of addresses) {
+    const account = accountInState(newState, address);
+    if (account && !isPruned(account))
+      out.push({ address, workchain, account, hash: account.hash(0), complete: account === ACCOUNT_NONE });
+  }
+  return out;
+}

@@ -1,0 +1,57 @@
+// The BlockSource interface (issue 5): what the indexing processor reads from a chain. Three implementations
+// live beside this file (liteserver pool, devnet store files, BoC files); a node's RocksDB reader can join
+// later by implementing the same five methods. Sources return bytes and cells, never rows.
+import type { Cell } from '@ton/core';
+import type { BlockIdExt } from '../../ton/index.ts';
+
+/** A block as a source hands it over: its id, the file bytes and the parsed root cell. */
+export interface FetchedBlock {
+  id: BlockIdExt;
+  /** The block file (a BoC); sha256(bytes) = id.fileHash. */
+  bytes: Buffer;
+  /** The Block root cell; its hash = id.rootHash. */
+  root: Cell;
+}
+
+/**
+ * One account's state after a block (the shard state of that block), as the rows need it.
+ * `account` is the Account cell (account_none is a cell holding the single bit 0); `hash` is that cell's
+ * hash (the transactions' account_state_hash_after of the account's last transaction in the block).
+ * `complete` is false when code and data may sit in pruned branches (states read from a block's Merkle
+ * update): hashes and balance are exact, code and data BoCs are then not written.
+ */
+export interface AccountStateAfter {
+  address: Buffer;
+  workchain: number;
+  account: Cell;
+  hash: Buffer;
+  complete: boolean;
+}
+
+/**
+ * A unit that is not a masterchain block: a set of shard blocks indexed together under a declared
+ * masterchain seqno (the file source, for real blocks whose masterchain block is not at hand).
+ */
+export interface DeclaredUnit {
+  mcSeqno: number;
+  blocks: BlockIdExt[];
+}
+
+export interface BlockSource {
+  /** Short name for logs and metrics ('lite', 'devnet-store', 'files'). */
+  readonly name: string;
+  /** Highest masterchain seqno the source can serve now. */
+  head(): Promise<number>;
+  /** The masterchain block with this seqno; null when the source has no such block (yet, or at all). */
+  mcBlock(seqno: number): Promise<FetchedBlock | null>;
+  /** Any block by its full id. Throws IndexError TG_INDEX_NOT_READY when the source does not have it. */
+  block(id: BlockIdExt): Promise<FetchedBlock>;
+  /**
+   * The states after block `id` of the given accounts (256-bit addresses of the block's workchain), in the
+   * order asked. An empty array when the source cannot provide states for this block.
+   */
+  accountStates(id: BlockIdExt, addresses: readonly Buffer[]): Promise<AccountStateAfter[]>;
+  /** Sources without masterchain blocks declare their units here (file source); others return null. */
+  declaredUnit?(mcSeqno: number): Promise<DeclaredUnit | null>;
+  close(): Promise<void>;
+}

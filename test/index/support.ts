@@ -1,0 +1,34 @@
+// Shared helpers for the indexer tests: an order-independent checksum over every table the core indexer writes
+// (every column except latest_account_states.id and the checkpoints' indexed_at, which a re-run legitimately
+// changes), and row counts.
+import type { Queryable } from '../../src/db/index.ts';
+
+const TABLES: Array<{ table: string; exclude: string[] }> = [
+  { table: 'blocks', exclude: [] },
+  { table: 'shard_state', exclude: [] },
+  { table: 'transactions', exclude: [] },
+  { table: 'messages', exclude: [] },
+  { table: 'message_contents', exclude: [] },
+  { table: 'account_states', exclude: [] },
+  { table: 'latest_account_states', exclude: ['id'] },
+  { table: 'index_checkpoints', exclude: ['indexed_at'] },
+];
+
+/** Per table: row count and md5 of the sorted md5s of each row's text form (order-independent). */
+export async function checksums(db: Queryable): Promise<Record<string, { rows: number; md5: string }>> {
+  const out: Record<string, { rows: number; md5: string }> = {};
+  for (const { table, exclude } of TABLES) {
+    const cols = await db.query<{ column_name: string }>(
+      `SELECT column_name FROM information_schema.columns WHERE table_schema = 'public' AND table_name = $1 ORDER BY ordinal_position`,
+      [table],
+    );
+    const list = cols.rows.map((c) => c.column_name).filter((c) => !exclude.includes(c));
+    const row = `ROW(${list.map((c) => `t."${c}"`).join(', ')})::text`;
+    const r = await db.query<{ n: string; h: string | null }>(
+      `SELECT count(*)::text AS n, md5(coalesce(string_agg(x, ',' ORDER BY x), '')) AS h
+       FROM (SELECT md5(${row}) AS x FROM ${table} t) s`,
+    );
+    out[table] = { rows: Number(r.rows[0]!.n), md5: r.rows[0]!.h ?? '' };
+  }
+  return out;
+}
