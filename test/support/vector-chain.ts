@@ -32,7 +32,7 @@ import {
   shardIdOf,
   verifyMerkleProof,
 } from '../../src/ton/index.ts';
-import { loadVector, vectorPath } from './vectors.ts';
+import { loadNodePackage, loadVector, vectorPath } from './vectors.ts';
 
 const MC_SHARD = 0x8000000000000000n;
 
@@ -286,30 +286,6 @@ export function createMainnetVectorChain(): VectorChainView {
 // ---------------------------------------------------------------------------------------------------------
 // The private network of vectors/node-db
 
-interface PackEntry {
-  name: string;
-  data: Buffer;
-}
-
-/** A node's archive package: magic 0xae8fdd01, then entries (0x1e8b, name length, data length, name, data). */
-export function readPackage(file: string): PackEntry[] {
-  const b = readFileSync(file);
-  if (b.readUInt32LE(0) !== 0xae8fdd01) throw new Error(`${file}: not a package`);
-  const out: PackEntry[] = [];
-  let o = 4;
-  while (o < b.length) {
-    if (b.readUInt16LE(o) !== 0x1e8b) throw new Error(`${file}: bad entry magic at ${o}`);
-    const nameLen = b.readUInt16LE(o + 2);
-    const dataLen = b.readUInt32LE(o + 4);
-    out.push({
-      name: b.subarray(o + 8, o + 8 + nameLen).toString('latin1'),
-      data: b.subarray(o + 8 + nameLen, o + 8 + nameLen + dataLen),
-    });
-    o += 8 + nameLen + dataLen;
-  }
-  return out;
-}
-
 const PACKS = ['archive.00000.pack', 'archive.00100.pack', 'archive.00200.pack'];
 
 export interface PrivateNetChainView extends VectorChainView {
@@ -321,7 +297,7 @@ export function createPrivateNetVectorChain(opts: { lastSeqno?: number } = {}): 
   const blocks: KnownBlock[] = [];
   const seen = new Set<string>();
   for (const pack of PACKS) {
-    for (const e of readPackage(vectorPath('node-db', pack))) {
+    for (const e of loadNodePackage(pack)) {
       const m = /^block_\((-?\d+),([0-9a-f]+),(\d+)\):([0-9A-F]{64}):([0-9A-F]{64})$/i.exec(e.name);
       if (!m || seen.has(e.name)) continue;
       seen.add(e.name);

@@ -39,3 +39,32 @@ export function loadVectors<T = Record<string, unknown>>(folder: string): Array<
 export function loadVector<T = Record<string, unknown>>(...parts: string[]): T {
   return JSON.parse(readFileSync(vectorPath(...parts), 'utf8')) as T;
 }
+
+export interface NodePackageEntry {
+  name: string;
+  data: Buffer;
+}
+
+/**
+ * The entries of a node archive package in vectors/node-db (`archive.00000.pack`, ...): u32 magic 0xae8fdd01,
+ * then entries of u16 0x1e8b, u16 name length, u32 data length (little-endian), the name, the data. Each
+ * entry's data is a copy, so keeping a few blocks does not pin the whole package.
+ */
+export function loadNodePackage(pack: string): NodePackageEntry[] {
+  const path = vectorPath('node-db', pack);
+  const d = readFileSync(path);
+  if (d.readUInt32LE(0) !== 0xae8fdd01) throw new Error(`${path}: not a package file`);
+  const out: NodePackageEntry[] = [];
+  let p = 4;
+  while (p < d.length) {
+    if (d.readUInt16LE(p) !== 0x1e8b) throw new Error(`${path}: bad entry magic at ${p}`);
+    const nameLen = d.readUInt16LE(p + 2);
+    const dataLen = d.readUInt32LE(p + 4);
+    p += 8;
+    const name = d.subarray(p, p + nameLen).toString('utf8');
+    p += nameLen;
+    out.push({ name, data: Buffer.from(d.subarray(p, p + dataLen)) });
+    p += dataLen;
+  }
+  return out;
+}

@@ -4,7 +4,6 @@
 //   masterchain block's shard_hashes; zero states and per-block states are the blocks' state_update trees;
 // - the mainnet blocks of shared/vectors/blocks with the header facts the vector files state.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { Address, beginCell, type Cell } from '@ton/core';
 import type { AccountInput } from '../../../src/devnet/store/index.ts';
 import {
@@ -20,31 +19,7 @@ import {
   shardAccountEntries,
   storeShardAccount,
 } from '../../../src/ton/index.ts';
-import { loadVector, vectorPath } from '../../support/vectors.ts';
-
-export interface PackEntry {
-  name: string;
-  data: Buffer;
-}
-
-/** A node package file: u32 magic 0xae8fdd01, then entries u16 0x1e8b, u16 name length, u32 data length (LE). */
-export function readPack(path: string): PackEntry[] {
-  const d = readFileSync(path);
-  if (d.readUInt32LE(0) !== 0xae8fdd01) throw new Error(`${path}: not a package file`);
-  const out: PackEntry[] = [];
-  let p = 4;
-  while (p < d.length) {
-    if (d.readUInt16LE(p) !== 0x1e8b) throw new Error(`${path}: bad entry magic at ${p}`);
-    const nameLen = d.readUInt16LE(p + 2);
-    const dataLen = d.readUInt32LE(p + 4);
-    p += 8;
-    const name = d.subarray(p, p + nameLen).toString('utf8');
-    p += nameLen;
-    out.push({ name, data: Buffer.from(d.subarray(p, p + dataLen)) });
-    p += dataLen;
-  }
-  return out;
-}
+import { loadNodePackage, loadVector } from '../../support/vectors.ts';
 
 export interface ChainBlock {
   id: BlockIdExt;
@@ -109,7 +84,7 @@ export function chainBlock(name: string, boc: Buffer): ChainBlock {
 export function readNodeDbBlocks(): Map<string, Buffer> {
   const out = new Map<string, Buffer>();
   for (const pack of ['archive.00000.pack', 'archive.00100.pack', 'archive.00200.pack']) {
-    for (const { name, data } of readPack(vectorPath('node-db', pack))) {
+    for (const { name, data } of loadNodePackage(pack)) {
       if (NAME.test(name) && !out.has(name)) out.set(name, data);
     }
   }
