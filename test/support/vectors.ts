@@ -68,3 +68,12 @@ export function loadNodePackage(pack: string): NodePackageEntry[] {
   }
   return out;
 }
+
+/** The shared reference folder (specs, schemas, vectors): the parent of the vectors folder. */
+export const SHARED_DIR = VECTORS_DIR ? resolve(VECTORS_DIR, '..') : undefined;
+
+export function sharedPath(...parts: string[]): string {
+  if (!SHARED_DIR)
+    throw new Error('the shared folder is absent (set TONGATE_VECTORS or place shared/ beside the repo)');
+  return join(SHARED_DIR, ...parts);
+}

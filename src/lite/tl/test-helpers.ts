@@ -3,9 +3,7 @@
 // schema (an independent source of ids and byte layouts). Not exported from index.ts.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { VECTORS_DIR } from '../../../test/support/vectors.ts';
+import { sharedPath } from '../../../test/support/vectors.ts';
 import { TL_SCHEMA } from './schema.generated.ts';
 import type { TlConstructorSchema, TlTypeRef } from './schema-types.ts';
 
@@ -13,17 +11,9 @@ export type Value = Record<string, unknown>;
 
 const byName = new Map(TL_SCHEMA.map((c) => [c.name, c]));
 
-/** lite_api.tl beside the repo, or beside the vectors folder when $TONGATE_VECTORS points elsewhere. */
+/** lite_api.tl in the shared folder (beside the repo, or beside $TONGATE_VECTORS). */
 export function schemaPath(): string {
-  const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-  const beside = resolve(repoRoot, '..', 'shared', 'ton-schema', 'lite_api.tl');
-  try {
-    readFileSync(beside);
-    return beside;
-  } catch {
-    if (!VECTORS_DIR) throw new Error('lite_api.tl not found: place ../shared beside the repo');
-    return resolve(VECTORS_DIR, '..', 'ton-schema', 'lite_api.tl');
-  }
+  return sharedPath('ton-schema', 'lite_api.tl');
 }
 
 /** xorshift32: deterministic, so a failing sample is reproducible. */
