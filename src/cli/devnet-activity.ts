@@ -1,32 +1,17 @@
 // `tongate devnet activity`: realistic traffic against a running devnet (or any network whose funded wallets you
 // hold), as a liteserver client: TON transfers with comments, a bounce, a refused message, a jetton and an NFT
 // collection with their life cycles. Runs until SIGINT/SIGTERM or --steps.
+
 import { join } from 'node:path';
 import { ENV_DATA_DIR, isTongateError, resolveDataDir } from '../common/index.ts';
-import { type ActivityLog, startActivity } from '../devnet/activity/index.ts';
+import { startActivity } from '../devnet/activity/index.ts';
 import { createLitePool, type GlobalConfig, loadGlobalConfig } from '../lite/index.ts';
 import { type Command, intOption, UsageError } from './command.ts';
+import { lineLog } from './line-log.ts';
 
 const EXIT_FAILED = 1;
 /** The node is not up (yet): worth retrying (style guide §6.5). */
 const EXIT_RETRY = 75;
-
-function fieldText(v: unknown): string {
-  if (typeof v === 'string') return /\s/.test(v) ? JSON.stringify(v) : v;
-  return JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x));
-}
-
-/** One line per event: time, level, message, key=value fields. */
-function lineLog(verbose: boolean, err: (line: string) => void): ActivityLog {
-  return (level, msg, fields) => {
-    if (level === 'debug' && !verbose) return;
-    const kv = Object.entries(fields ?? {})
-      .filter(([, v]) => v !== undefined)
-      .map(([k, v]) => `${k}=${fieldText(v)}`)
-      .join(' ');
-    err(`${new Date().toISOString()} ${level.padEnd(5)} ${msg}${kv ? ` ${kv}` : ''}`);
-  };
-}
 
 export const activityCommand: Command = {
   name: 'activity',

@@ -13,7 +13,6 @@ import {
   DEFAULT_LITE_PORT,
   DEFAULT_SEED,
   DEFAULT_SHARDS,
-  type DevnetLog,
   GLOBAL_CONFIG_FILE,
   runFaucet,
   WALLETS_FILE,
@@ -22,6 +21,7 @@ import {
 import { createLitePool, type GlobalConfig, parseGlobalConfig } from '../lite/index.ts';
 import { type Command, intOption, UsageError } from './command.ts';
 import { activityCommand } from './devnet-activity.ts';
+import { lineLog } from './line-log.ts';
 
 /** Exit codes (style guide §6.5): 1 a failure, 75 a failure worth retrying later (e.g. the node is not up yet). */
 const EXIT_FAILED = 1;
@@ -29,25 +29,6 @@ const EXIT_RETRY = 75;
 
 function dataDirOf(values: Record<string, unknown>): string {
   return resolveDataDir({ flags: { data: values.data as string | undefined }, env: process.env });
-}
-
-function fieldText(v: unknown): string {
-  if (typeof v === 'bigint') return v.toString();
-  if (Buffer.isBuffer(v)) return v.toString('hex');
-  if (typeof v === 'string') return /\s/.test(v) ? JSON.stringify(v) : v;
-  return JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x));
-}
-
-/** One line per event on stderr: time, level, message, key=value fields. */
-function stderrLog(verbose: boolean, err: (line: string) => void): DevnetLog {
-  return (level, msg, fields) => {
-    if (level === 'debug' && !verbose) return;
-    const kv = Object.entries(fields ?? {})
-      .filter(([, v]) => v !== undefined)
-      .map(([k, v]) => `${k}=${fieldText(v)}`)
-      .join(' ');
-    err(`${new Date().toISOString()} ${level.padEnd(5)} ${msg}${kv ? ` ${kv}` : ''}`);
-  };
 }
 
 const DATA_OPTION = {
@@ -206,7 +187,7 @@ export const devnetCommand: Command = {
     const httpPort = intOption(values, 'http-port', 0, 65535);
     const host = values.host as string;
     if (!/^\d{1,3}(\.\d{1,3}){3}$/.test(host)) throw new UsageError(`--host must be an IPv4 address; got '${host}'`);
-    const log = stderrLog(values.verbose === true, err);
+    const log = lineLog(values.verbose === true, err);
     const node = createDevnetNode({
       dataDir: dataDirOf(values),
       // Unset flags take what an existing devnet was created with; set ones must match it.

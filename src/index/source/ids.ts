@@ -12,10 +12,6 @@ export function blockKey(id: { workchain: number; shard: bigint; seqno: number }
   return `${id.workchain}:${BigInt.asUintN(64, id.shard).toString(16).padStart(16, '0')}:${id.seqno}`;
 }
 
-export function sameBlock(a: BlockIdExt, b: BlockIdExt): boolean {
-  return blockKey(a) === blockKey(b) && a.rootHash.equals(b.rootHash) && a.fileHash.equals(b.fileHash);
-}
-
 /** A block id from a TL tonNode.blockIdExt (shard as a signed decimal string or bigint). */
 export function fromTlId(id: {
   workchain: number;
