@@ -1,3 +1,4 @@
 export * from './config.ts';
 export * from './errors.ts';
 export * from './lru.ts';
+export * from './metrics.ts';

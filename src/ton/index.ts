@@ -8,3 +8,4 @@ export * from './message/index.ts';
 export * from './proof/index.ts';
 export * from './stack/index.ts';
 export * from './state/index.ts';
+export * from './wallet/index.ts';

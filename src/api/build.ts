@@ -1,0 +1,122 @@
+// Assembles the API server from what a deployment has: v3 when there is a database, v2 when there is a
+// liteserver pool (or the devnet's), both usually. One function for `tongate up`, `tongate serve` and tests.
+import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import pino, { type Logger } from 'pino';
+import { createMetricsRegistry, type Registry } from '../common/index.ts';
+import type { Database } from '../db/index.ts';
+import { type AccessProfile, createAccessControl, policyFor } from '../http/access.ts';
+import { type ApiKeyStore, createApiKeyStore } from '../http/api-keys.ts';
+import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from '../http/rate-limit.ts';
+import { createHttpServer, type HealthReport } from '../http/server.ts';
+import type { V2Lite } from './v2/context.ts';
+import { v2Plugin } from './v2/plugin.ts';
+import { V3_DEFAULTS } from './v3/context.ts';
+import { v3Plugin } from './v3/plugin.ts';
+
+/** Our v2 answers toncenter's 2.1 (C++) behaviour; the patch part is ours. */
+export const V2_API_VERSION = '2.1.0-tongate.1';
+/** v3 reports the schema generation it serves, like toncenter's X-API-Version. */
+export const V3_API_VERSION = '1.2.0-tongate.1';
+
+export interface ApiServerOptions {
+  db?: Database;
+  lite?: V2Lite;
+  profile?: AccessProfile;
+  /** keyless requests per second on v3 under the managed profile (toncenter: 1). */
+  v3KeylessRps?: number;
+  testnet?: boolean;
+  /** Redis shares rate limits across API instances. */
+  redisUrl?: string;
+  logger?: Logger;
+  metrics?: Registry;
+  health?: () => Promise<HealthReport>;
+  /** v3 limits (defaults: toncenter's). */
+  maxLimit?: number;
+  defaultLimit?: number;
+  queryTimeoutMs?: number;
+  bodyLimit?: number;
+}
+
+export interface ApiServer {
+  app: FastifyInstance;
+  keys?: ApiKeyStore;
+  metrics: Registry;
+  close(): Promise<void>;
+}
+
+export async function buildApiServer(opts: ApiServerOptions): Promise<ApiServer> {
+  const logger = opts.logger ?? pino({ level: 'silent' });
+  const metrics = opts.metrics ?? createMetricsRegistry();
+  const profile = opts.profile ?? 'open';
+  let limiter: RateLimiter;
+  if (opts.redisUrl) {
+    const redis = new Redis(opts.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
+    redis.on('error', () => {});
+    limiter = createRedisRateLimiter(redis, {
+      onError: (e) =>
+        logger.warn({ err: e.message }, 'Rate limiter lost Redis; requests pass unlimited until it is back'),
+    });
+  } else {
+    limiter = createMemoryRateLimiter();
+  }
+  const keys = opts.db ? createApiKeyStore(opts.db) : undefined;
+  const apis = [];
+  if (opts.lite) {
+    apis.push({
+      prefix: '/api/v2',
+      plugin: v2Plugin({
+        lite: opts.lite,
+        access: createAccessControl({ api: 'v2', policy: policyFor(profile, 'v2'), keys, limiter }),
+        testnet: opts.testnet ?? false,
+        version: V2_API_VERSION,
+      }),
+    });
+  }
+  if (opts.db) {
+    apis.push({
+      prefix: '/api/v3',
+      plugin: v3Plugin({
+        db: opts.db,
+        access: createAccessControl({
+          api: 'v3',
+          policy: policyFor(profile, 'v3', { v3KeylessRps: opts.v3KeylessRps }),
+          keys,
+          limiter,
+        }),
+        testnet: opts.testnet ?? false,
+        maxLimit: opts.maxLimit ?? V3_DEFAULTS.maxLimit,
+        defaultLimit: opts.defaultLimit ?? V3_DEFAULTS.defaultLimit,
+        queryTimeoutMs: opts.queryTimeoutMs ?? V3_DEFAULTS.queryTimeoutMs,
+        version: V3_API_VERSION,
+      }),
+    });
+  }
+  const app = await createHttpServer({
+    logger,
+    metrics,
+    health: opts.health,
+    bodyLimit: opts.bodyLimit,
+    extraMetrics: opts.lite
+      ? () => {
+          const m = opts.lite?.metrics();
+          if (!m) return [];
+          return [
+            ...m.counters.map((f) => ({ ...f, type: 'counter' as const })),
+            ...m.gauges.map((f) => ({ ...f, type: 'gauge' as const })),
+            ...m.histograms.map((f) => ({ ...f, type: 'histogram' as const })),
+          ];
+        }
+      : undefined,
+    apis,
+  });
+  return {
+    app,
+    keys,
+    metrics,
+    async close() {
+      await app.close();
+      await limiter.close();
+    },
+  };
+}

@@ -1,0 +1,3 @@
+import type { V2Method } from './types.ts';
+
+export const runMethods: V2Method[] = [];

@@ -1,0 +1,3 @@
+import type { V2Method } from './types.ts';
+
+export const utilityMethods: V2Method[] = [];

@@ -1,0 +1,20 @@
+// What every v3 route gets: the database, the network flavour of user-friendly addresses, the limits.
+import type { Database } from '../../db/index.ts';
+import type { AccessControl } from '../../http/access.ts';
+
+export interface V3Options {
+  db: Database;
+  access: AccessControl;
+  /** Testnet instance: user-friendly addresses carry the test-only flag. */
+  testnet: boolean;
+  /** Largest `limit` accepted (toncenter: 1000). */
+  maxLimit: number;
+  /** `limit` when none is given (toncenter's docs: 10). */
+  defaultLimit: number;
+  /** Default and cap of a statement's run time in ms (X-Timeout may lower it; toncenter caps it at 3000). */
+  queryTimeoutMs: number;
+  /** X-API-Version header value. */
+  version: string;
+}
+
+export const V3_DEFAULTS = { maxLimit: 1000, defaultLimit: 10, queryTimeoutMs: 3000 } as const;

@@ -1,0 +1,132 @@
+// One live stack for API tests: a devnet node on loopback that ran the activity cycle (wallets, jetton,
+// NFT, bounces), its blocks indexed into a fresh database (PGlite or PostgreSQL), a liteserver pool on it,
+// and our API server listening on a random port. Tests call it over real HTTP and check answers against
+// the chain through their own ton-lite-client connection (`lite`), never against our own rows.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LiteClient, LiteSingleEngine } from 'ton-lite-client';
+import { expect } from 'vitest';
+import { type ApiServer, type ApiServerOptions, buildApiServer } from '../../src/api/build.ts';
+import { migrate } from '../../src/db/index.ts';
+import { ACTIVITY_CYCLE, startActivity } from '../../src/devnet/activity/index.ts';
+import { createDevnetNode, type DevnetInfo, type DevnetNode } from '../../src/devnet/node/index.ts';
+import { createLiteSource, indexMcBlock } from '../../src/index/index.ts';
+import { createLitePool, type LitePool, loadGlobalConfig } from '../../src/lite/index.ts';
+import { type Kind, setupDatabase, type TestDatabase } from '../db/setup-database.ts';
+
+export interface ApiFixture {
+  node: DevnetNode;
+  info: DevnetInfo;
+  dir: string;
+  /** Our pool over the devnet (what the v2 API uses). */
+  pool: LitePool;
+  /** An independent client for checks. */
+  lite: LiteClient;
+  db?: TestDatabase;
+  server: ApiServer;
+  /** http://127.0.0.1:<port> */
+  base: string;
+  /** Highest masterchain seqno indexed (0 when not indexed). */
+  indexedThrough: number;
+  get(path: string, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  post(
+    path: string,
+    body: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: any; headers: Headers }>;
+  close(): Promise<void>;
+}
+
+export interface FixtureOptions {
+  seed: string;
+  /** Database to index into; omit for a v2-only stack. */
+  db?: Kind;
+  /** Activity steps to run before indexing (default: one full ACTIVITY_CYCLE). */
+  activitySteps?: number;
+  server?: Omit<ApiServerOptions, 'db' | 'lite'>;
+  blockIntervalMs?: number;
+}
+
+export async function startApiFixture(opts: FixtureOptions): Promise<ApiFixture> {
+  const dir = await mkdtemp(join(tmpdir(), 'tongate-api-'));
+  const node = createDevnetNode({
+    dataDir: dir,
+    litePort: 0,
+    httpPort: 0,
+    blockIntervalMs: opts.blockIntervalMs ?? 100,
+    sync: false,
+    seed: opts.seed,
+  });
+  const info = await node.start();
+  const steps = opts.activitySteps ?? ACTIVITY_CYCLE.length;
+  if (steps > 0) {
+    const handle = await startActivity({
+      liteConfig: info.globalConfigFile,
+      wallets: info.walletsFile,
+      seed: opts.seed,
+      steps,
+      intervalMs: 0,
+      pollMs: 100,
+      stepTimeoutMs: 60_000,
+    });
+    expect((await handle.done).failed).toBe(0);
+  }
+  const pool = createLitePool({ servers: (await loadGlobalConfig(info.globalConfigFile)).liteservers });
+  await pool.ready({ timeoutMs: 10_000 });
+  const engine = new LiteSingleEngine({
+    host: `tcp://127.0.0.1:${info.litePort}`,
+    publicKey: info.liteServerPublicKey,
+  });
+  engine.on('error', () => {});
+  await new Promise((resolve) => engine.once('ready', resolve));
+  const lite = new LiteClient({ engine, cacheMap: 0 });
+
+  let db: TestDatabase | undefined;
+  let indexedThrough = 0;
+  if (opts.db) {
+    db = await setupDatabase(opts.db);
+    await migrate(db.db);
+    const source = createLiteSource(pool);
+    indexedThrough = (await pool.getMasterchainInfo()).last.seqno;
+    for (let n = 1; n <= indexedThrough; n++) await indexMcBlock(n, { source, db: db.db });
+  }
+  const server = await buildApiServer({ ...opts.server, db: db?.db, lite: pool });
+  await server.app.listen({ port: 0, host: '127.0.0.1' });
+  const addr = server.app.server.address();
+  const base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+  const call = async (method: string, path: string, body: unknown, headers: Record<string, string> = {}) => {
+    const res = await fetch(base + path, {
+      method,
+      headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {}
+    return { status: res.status, body: parsed as any, headers: res.headers };
+  };
+  return {
+    node,
+    info,
+    dir,
+    pool,
+    lite,
+    db,
+    server,
+    base,
+    indexedThrough,
+    get: (path, headers) => call('GET', path, undefined, headers),
+    post: (path, body, headers) => call('POST', path, body, headers),
+    async close() {
+      await server.close();
+      engine.close();
+      await pool.close();
+      await db?.cleanup();
+      await node.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
