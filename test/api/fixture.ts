@@ -15,6 +15,9 @@ import { createLiteSource, indexMcBlock } from '../../src/index/index.ts';
 import { createLitePool, type LitePool, loadGlobalConfig } from '../../src/lite/index.ts';
 import { type Kind, setupDatabase, type TestDatabase } from '../db/setup-database.ts';
 
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are walked field by field by the tests
+export type JsonBody = any;
+
 export interface ApiFixture {
   node: DevnetNode;
   info: DevnetInfo;
@@ -29,12 +32,12 @@ export interface ApiFixture {
   base: string;
   /** Highest masterchain seqno indexed (0 when not indexed). */
   indexedThrough: number;
-  get(path: string, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  get(path: string, headers?: Record<string, string>): Promise<{ status: number; body: JsonBody; headers: Headers }>;
   post(
     path: string,
     body: unknown,
     headers?: Record<string, string>,
-  ): Promise<{ status: number; body: any; headers: Headers }>;
+  ): Promise<{ status: number; body: JsonBody; headers: Headers }>;
   close(): Promise<void>;
 }
 
@@ -106,7 +109,7 @@ export async function startApiFixture(opts: FixtureOptions): Promise<ApiFixture>
     try {
       parsed = JSON.parse(text);
     } catch {}
-    return { status: res.status, body: parsed as any, headers: res.headers };
+    return { status: res.status, body: parsed as JsonBody, headers: res.headers };
   };
   return {
     node,
