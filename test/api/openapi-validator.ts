@@ -8,7 +8,7 @@
 // string, finality a string, shard hex): those known spec errors are listed in SPEC_FIXES and patched
 // into the schema before compiling, each with its reason, so a deviation is never silently accepted.
 import { readFileSync } from 'node:fs';
-import Ajv, { type ValidateFunction } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import { parse } from 'yaml';
 import { sharedPath } from '../support/vectors.ts';
 
