@@ -3,7 +3,7 @@
 // this file directly (node --import tsx workers/index-mc-block.ts [work options]) to get a bare worker
 // process with the same flags as `tongate work`.
 import { pathToFileURL } from 'node:url';
-import { type IndexDeps, type IndexResult, indexMcBlock } from '../src/index/index.ts';
+import { type IndexDeps, type IndexMetrics, type IndexResult, indexMcBlock } from '../src/index/index.ts';
 import { INDEX_MC_BLOCK, type IndexMcBlockJob } from '../src/index/plan/index.ts';
 import type { JobQueue, Processor } from '../src/queue/index.ts';
 
@@ -13,16 +13,34 @@ export interface IndexWorkerOptions extends IndexDeps {
   concurrency?: number;
   onIndexed?: (result: IndexResult) => void;
   onFailed?: (mcSeqno: number, error: Error, final: boolean) => void;
+  metrics?: IndexMetrics;
 }
 
 /** Processes index-mc-block jobs from `queue` until the returned processor is closed. */
 export function startIndexWorker(opts: IndexWorkerOptions): Processor {
-  const { queue, concurrency, onIndexed, onFailed, ...deps } = opts;
-  return queue.process<IndexMcBlockJob, IndexResult>(INDEX_MC_BLOCK, (job) => indexMcBlock(job.data.mcSeqno, deps), {
-    concurrency: concurrency ?? 1,
-    onCompleted: (_job, result) => onIndexed?.(result),
-    onFailed: (job, error, final) => onFailed?.(job.data.mcSeqno, error, final),
-  });
+  const { queue, concurrency, onIndexed, onFailed, metrics, ...deps } = opts;
+  const started = new Map<number, number>();
+  return queue.process<IndexMcBlockJob, IndexResult>(
+    INDEX_MC_BLOCK,
+    (job) => {
+      started.set(job.data.mcSeqno, performance.now());
+      return indexMcBlock(job.data.mcSeqno, deps);
+    },
+    {
+      concurrency: concurrency ?? 1,
+      onCompleted: (_job, result) => {
+        const t0 = started.get(result.mcSeqno);
+        started.delete(result.mcSeqno);
+        metrics?.indexed(result, t0 === undefined ? 0 : (performance.now() - t0) / 1000);
+        onIndexed?.(result);
+      },
+      onFailed: (job, error, final) => {
+        started.delete(job.data.mcSeqno);
+        metrics?.failed(final);
+        onFailed?.(job.data.mcSeqno, error, final);
+      },
+    },
+  );
 }
 
 // Run directly: `tongate work` with the same flags. No top-level await: the CLI imports this module, so

@@ -36,6 +36,8 @@ export interface ApiServerOptions {
   defaultLimit?: number;
   queryTimeoutMs?: number;
   bodyLimit?: number;
+  /** Clock of the rate-limit windows and the API-key cache (tests inject one; default Date.now). */
+  now?: () => number;
 }
 
 export interface ApiServer {
@@ -54,13 +56,14 @@ export async function buildApiServer(opts: ApiServerOptions): Promise<ApiServer>
     const redis = new Redis(opts.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
     redis.on('error', () => {});
     limiter = createRedisRateLimiter(redis, {
+      now: opts.now,
       onError: (e) =>
         logger.warn({ err: e.message }, 'Rate limiter lost Redis; requests pass unlimited until it is back'),
     });
   } else {
-    limiter = createMemoryRateLimiter();
+    limiter = createMemoryRateLimiter(opts.now);
   }
-  const keys = opts.db ? createApiKeyStore(opts.db) : undefined;
+  const keys = opts.db ? createApiKeyStore(opts.db, { now: opts.now }) : undefined;
   const apis = [];
   if (opts.lite) {
     apis.push({

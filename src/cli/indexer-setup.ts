@@ -1,20 +1,31 @@
 // What `tongate walk` and `tongate work` share: the chain, database and queue options, opening the three
 // from flags and the environment (src/common/config.ts decides the modes), a JSON-lines logger, exit
 // codes (style guide §6.5) and the ordered shutdown on SIGINT/SIGTERM with a grace timer.
+
+import { startIndexWorker } from '../../workers/index-mc-block.ts';
 import {
   ConfigError,
+  createMetricsRegistry,
   ENV_REDIS_URL,
   isTongateError,
   type QueueConfig,
+  type Registry,
   resolveDatabaseConfig,
   resolveQueueConfig,
 } from '../common/index.ts';
 import { createDatabase, type Database, describeDatabase, migrate } from '../db/index.ts';
-import { type BlockSource, createDevnetStoreSource, createLiteSource } from '../index/index.ts';
+import {
+  type BlockSource,
+  createDevnetStoreSource,
+  createIndexMetrics,
+  createLiteSource,
+  type IndexMetrics,
+} from '../index/index.ts';
 import { createLitePool, loadGlobalConfig } from '../lite/index.ts';
-import { createQueue, type JobQueue } from '../queue/index.ts';
+import { createQueue, type JobQueue, type Processor } from '../queue/index.ts';
 import { type OptionSpec, UsageError } from './command.ts';
 import { databaseOptions } from './db.ts';
+import { metricsOptions, serveMetrics } from './metrics-endpoint.ts';
 
 export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
@@ -47,7 +58,12 @@ export const queueOptions: Record<string, OptionSpec> = {
   },
 };
 
-export const indexerOptions: Record<string, OptionSpec> = { ...chainOptions, ...databaseOptions, ...queueOptions };
+export const indexerOptions: Record<string, OptionSpec> = {
+  ...chainOptions,
+  ...databaseOptions,
+  ...queueOptions,
+  ...metricsOptions,
+};
 
 export type Values = Record<string, string | boolean | undefined>;
 
@@ -86,6 +102,8 @@ export interface Indexer {
   db: Database;
   queue: JobQueue;
   queueConfig: QueueConfig;
+  metrics: Registry;
+  indexMetrics: IndexMetrics;
   describe: { source: string; database: string; queue: string };
   close(): Promise<void>;
 }
@@ -110,6 +128,8 @@ export async function openIndexer(
     flags: { redisUrl: str(values, 'redis-url'), queuePrefix: str(values, 'queue-prefix') },
     env: process.env,
   });
+  const metricsPort = intOption(values, 'metrics-port');
+  if (metricsPort !== undefined && metricsPort > 65535) throw new UsageError(`--metrics-port must be at most 65535`);
   if (opts.requireSharedQueue && queueConfig.kind === 'local') {
     throw new UsageError(
       `needs a shared queue: set ${ENV_REDIS_URL} or --redis-url (without one, tongate walk processes its own jobs)`,
@@ -146,11 +166,21 @@ export async function openIndexer(
           },
     );
     closers.push(() => queue.close());
+    const metrics = createMetricsRegistry();
+    const indexMetrics = createIndexMetrics(metrics, { db, queue, head: () => source.head() });
+    if (metricsPort !== undefined) {
+      const host = str(values, 'metrics-host') ?? '127.0.0.1';
+      const server = await serveMetrics(metrics, metricsPort, host);
+      closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+      log('info', 'Serving metrics', { url: `http://${host}:${metricsPort}/metrics` });
+    }
     return {
       source,
       db,
       queue,
       queueConfig,
+      metrics,
+      indexMetrics,
       describe: {
         source: liteConfig !== undefined ? `liteservers of ${liteConfig}` : `devnet store ${devnetStore}`,
         database: describeDatabase(dbConfig),
@@ -206,4 +236,29 @@ export function onShutdownSignal(log: Log, graceMs = 30_000): { signal: AbortSig
       if (timer) clearTimeout(timer);
     },
   };
+}
+
+/** The index-mc-block processor in this process, logging each block (skipped ones at `skippedLevel`). */
+export function startProcessor(
+  ix: Indexer,
+  log: Log,
+  concurrency: number,
+  skippedLevel: 'debug' | 'info' = 'info',
+): Processor {
+  return startIndexWorker({
+    queue: ix.queue,
+    source: ix.source,
+    db: ix.db,
+    log,
+    concurrency,
+    metrics: ix.indexMetrics,
+    onIndexed: (r) =>
+      log(
+        r.skipped ? skippedLevel : 'info',
+        r.skipped ? 'Skipped indexed masterchain block' : 'Indexed masterchain block',
+        {
+          ...r,
+        },
+      ),
+  });
 }

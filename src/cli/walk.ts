@@ -2,7 +2,6 @@
 // Without REDIS_URL the queue is in-process and this process also runs the processor (embedded mode);
 // with it, `tongate work` processes (any number, anywhere) do the work, or --work here as well.
 
-import { startIndexWorker } from '../../workers/index-mc-block.ts';
 import {
   type BackfillPlan,
   findGaps,
@@ -26,6 +25,7 @@ import {
   type Log,
   onShutdownSignal,
   openIndexer,
+  startProcessor,
   type Values,
 } from './indexer-setup.ts';
 import { createProgressView } from './progress.ts';
@@ -71,19 +71,7 @@ async function withIndexer(
     ix = await openIndexer(values, log, { applicationName: 'tongate-walk', ...opts });
     log('info', 'Opened indexer', { ...ix.describe });
     if (ix.queueConfig.kind === 'local' || values.work === true) {
-      processor = startIndexWorker({
-        queue: ix.queue,
-        source: ix.source,
-        db: ix.db,
-        log,
-        concurrency,
-        onIndexed: (r) =>
-          log(
-            r.skipped ? 'debug' : 'info',
-            r.skipped ? 'Skipped indexed masterchain block' : 'Indexed masterchain block',
-            { ...r },
-          ),
-      });
+      processor = startProcessor(ix, log, concurrency, 'debug');
     }
     return await body(ix, log, shutdown.signal);
   } catch (e) {

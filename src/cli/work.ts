@@ -1,6 +1,5 @@
 // `tongate work`: process index-mc-block jobs from the shared BullMQ queue until SIGINT/SIGTERM. Run as many
 // as you like on any machines; the same processor (workers/index-mc-block.ts) runs in embedded `walk`.
-import { startIndexWorker } from '../../workers/index-mc-block.ts';
 import { type Command, UsageError } from './command.ts';
 import {
   createLog,
@@ -12,6 +11,7 @@ import {
   intOption,
   onShutdownSignal,
   openIndexer,
+  startProcessor,
 } from './indexer-setup.ts';
 
 export const workCommand: Command = {
@@ -43,15 +43,7 @@ export const workCommand: Command = {
     try {
       ix = await openIndexer(values, log, { applicationName: 'tongate-work', requireSharedQueue: true, lockMs });
       log('info', 'Started worker', { ...ix.describe, concurrency, pid: process.pid });
-      const processor = startIndexWorker({
-        queue: ix.queue,
-        source: ix.source,
-        db: ix.db,
-        log,
-        concurrency,
-        onIndexed: (r) =>
-          log('info', r.skipped ? 'Skipped indexed masterchain block' : 'Indexed masterchain block', { ...r }),
-      });
+      const processor = startProcessor(ix, log, concurrency);
       await new Promise<void>((resolve) => shutdown.signal.addEventListener('abort', () => resolve(), { once: true }));
       await processor.close();
       log('info', 'Stopped worker', {});

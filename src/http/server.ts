@@ -2,7 +2,7 @@
 // (secrets removed), Prometheus /metrics and /healthz. Each API is a plugin under its prefix with its own
 // error body and access policy (see v2/v3 plugin files); this file knows nothing about either.
 import cors from '@fastify/cors';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import { Histogram, type Registry, renderFamilies } from '../common/index.ts';
 import { requestApiKey } from './access.ts';
@@ -37,7 +37,8 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<Fastify
   let seq = 0;
   const app = Fastify({
     loggerInstance: opts.logger as FastifyBaseLogger,
-    disableRequestLogging: true,
+    // Our onResponse hook writes the one line per request (with api_key redacted) instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: opts.bodyLimit ?? DEFAULT_BODY_LIMIT,
     requestTimeout: (opts.requestTimeoutSec ?? 60) * 1000,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },

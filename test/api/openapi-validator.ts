@@ -89,3 +89,33 @@ export function validateV3(method: 'get' | 'post', path: string, status: number,
 export function documentedPaths(): string[] {
   return Object.keys(load().doc.paths ?? {});
 }
+
+/**
+ * Errors (empty when valid) of `body` against the response `doc` declares for method+path+status, for an
+ * OpenAPI 3.0 document other than the public one (our own /api/v3/openapi.json). Throws when the document
+ * declares no JSON response there.
+ */
+export function validateAgainstDocument(
+  doc: Json,
+  method: 'get' | 'post',
+  path: string,
+  status: number,
+  body: unknown,
+): string[] {
+  const schema = doc.paths?.[path]?.[method]?.responses?.[String(status)]?.content?.['application/json']?.schema;
+  if (!schema) throw new Error(`the document declares no JSON response for ${method} ${path} ${status}`);
+  const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
+  ajv.addSchema({ $id: 'doc', definitions: convert(doc.components?.schemas ?? {}) as Json });
+  const fn = ajv.compile(
+    JSON.parse(JSON.stringify(convert(schema)).replace(/"#\/definitions\//g, '"doc#/definitions/')) as Json,
+  );
+  if (fn(body)) return [];
+  return (fn.errors ?? []).map(
+    (e) => `${e.instancePath || '/'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`,
+  );
+}
+
+/** OpenAPI 3.0 schema objects as plain JSON Schema (nullable -> type unions, refs into `definitions`). */
+export function openApiToJsonSchema(schema: unknown): unknown {
+  return convert(schema);
+}

@@ -8,11 +8,9 @@
 //    table equals the uninterrupted run's.
 // Field-by-field checks against the chain are test/index/devnet.test.ts's; here the uninterrupted run is the
 // reference, and the counts are checked against the store's own block list.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
 import { Cell } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../../src/db/index.ts';
@@ -23,49 +21,9 @@ import { listBlockTransactions, loadBlockCell } from '../../src/ton/index.ts';
 import { createScratch, type Scratch } from '../db/setup-database.ts';
 import { checksums } from '../index/support.ts';
 import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../queue/support.ts';
+import { type Child, startTongate as start } from '../support/child.ts';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SEED = 'walk-cli';
-
-interface Child {
-  proc: ChildProcess;
-  out: string[];
-  err: string[];
-  exited: Promise<number | null>;
-}
-
-/** `tongate <args>` as a child process; with `entry: 'worker'`, the bare worker file workers/index-mc-block.ts. */
-function start(args: string[], env: Record<string, string | undefined>, entry: 'cli' | 'worker' = 'cli'): Child {
-  const argv =
-    entry === 'cli'
-      ? [join(root, 'bin', 'tongate.js'), ...args]
-      : ['--import', 'tsx', join(root, 'workers', 'index-mc-block.ts'), ...args.slice(1)];
-  const proc = spawn(process.execPath, argv, {
-    env: { ...process.env, DATABASE_URL: undefined, REDIS_URL: undefined, TONGATE_DATA: undefined, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const c: Child = {
-    proc,
-    out: [],
-    err: [],
-    exited: new Promise((res) => proc.once('exit', (code, signal) => res(signal ? null : code))),
-  };
-  let outBuf = '';
-  let errBuf = '';
-  proc.stdout?.on('data', (d: Buffer) => {
-    outBuf += d.toString();
-    const lines = outBuf.split('\n');
-    outBuf = lines.pop() ?? '';
-    c.out.push(...lines);
-  });
-  proc.stderr?.on('data', (d: Buffer) => {
-    errBuf += d.toString();
-    const lines = errBuf.split('\n');
-    errBuf = lines.pop() ?? '';
-    c.err.push(...lines);
-  });
-  return c;
-}
 
 const children: Child[] = [];
 function track(c: Child): Child {

@@ -32,3 +32,24 @@ export function createV2Cache(opts: { max?: number; now?: () => number } = {}): 
     hits: () => hits,
   };
 }
+
+/**
+ * How long a "latest" answer (the head block, an account's history from the head) is reused: half of
+ * mainnet's 400 ms block interval, so a client polling the head never misses a block by more than that.
+ */
+export const LATEST_TTL_MS = 200;
+
+/** `cache.get` for one request, which it marks as answered from the cache (toncenter's ":c" in @extra). */
+export function cachedAnswer<T>(
+  cache: V2Cache,
+  request: { cached: boolean },
+  key: string,
+  ttlMs: number,
+  load: () => Promise<T>,
+): Promise<T> {
+  const hits = cache.hits();
+  // get() counts a hit before its first await, so the comparison sees this call's own outcome.
+  const value = cache.get(key, ttlMs, load);
+  if (cache.hits() > hits) request.cached = true;
+  return value;
+}

@@ -3,6 +3,7 @@
 
 import type { AccessControl } from '../../http/access.ts';
 import type { LitePool } from '../../lite/index.ts';
+import type { V2Cache } from './cache.ts';
 
 export type V2Lite = Pick<LitePool, Exclude<keyof LitePool, 'close'>>;
 
@@ -13,4 +14,6 @@ export interface V2Options {
   testnet: boolean;
   /** X-API-Version header value. */
   version: string;
+  /** Response cache shared by the methods (issue 7); the plugin creates one when none is given. */
+  cache?: V2Cache;
 }

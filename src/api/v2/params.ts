@@ -7,6 +7,8 @@ import { HttpError } from '../../http/errors.ts';
 export class V2Params {
   readonly values: Record<string, unknown>;
   readonly source: 'get' | 'post';
+  /** Set when the answer came from the response cache (toncenter appends ":c" to @extra). */
+  cached = false;
   constructor(values: Record<string, unknown>, source: 'get' | 'post') {
     this.values = values;
     this.source = source;
@@ -89,7 +91,7 @@ export class V2Params {
     let b: Buffer | undefined;
     if (/^[0-9a-fA-F]{64}$/.test(v)) b = Buffer.from(v, 'hex');
     else if (/^[A-Za-z0-9+/_-]{43}=?$/.test(v)) b = Buffer.from(v.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
-    if (b === undefined || b.length !== 32) throw new HttpError(422, `invalid hash: '${v.slice(0, 80)}'`);
+    if (b === undefined || b.length !== 32) throw this.fail(`invalid hash: '${v.slice(0, 80)}'`);
     return b;
   }
 

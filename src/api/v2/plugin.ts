@@ -2,13 +2,17 @@
 // POST (JSON body); send/fee/get-method methods POST only; POST /jsonRPC dispatches to the same table.
 // Envelope {ok, result, @extra} and errors {ok:false, error, code, @extra} with HTTP status = code.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { isTongateError } from '../../common/index.ts';
 import { HttpError, mapError } from '../../http/errors.ts';
+import { createV2Cache, type V2Cache } from './cache.ts';
 import type { V2Options } from './context.ts';
 import { v2Methods } from './methods/index.ts';
 import type { V2Method } from './methods/types.ts';
 import { V2Params } from './params.ts';
 
-export interface V2Context extends V2Options {}
+export interface V2Context extends V2Options {
+  cache: V2Cache;
+}
 
 /** v2's status for our error codes: liteserver errors are 500 with the liteserver's message (2.1). */
 export function v2Status(code: string, fallback: number): number {
@@ -19,9 +23,34 @@ export function v2Status(code: string, fallback: number): number {
   return fallback;
 }
 
-/** "@extra" as toncenter 2.1 writes it: "<unix seconds>:<liteserver indexes or _>:<elapsed ms>". */
-function extra(req: FastifyRequest): string {
-  return `${Math.floor(Date.now() / 1000)}:_:${(performance.now() - (req.startedAt ?? performance.now())).toFixed(3)}`;
+/**
+ * "@extra" as toncenter 2.1 writes it: "<unix seconds>:<liteserver indexes or _>:<elapsed ms>", plus ":c" for an
+ * answer from the cache. The pool does not report which servers answered, so the index list is always "_". The
+ * elapsed time is printed like C++ streams print a double (6 significant digits, no trailing zeros).
+ */
+function extra(req: FastifyRequest, cached = false): string {
+  const ms = performance.now() - (req.startedAt ?? performance.now());
+  return `${Math.floor(Date.now() / 1000)}:_:${Number(ms.toPrecision(6))}${cached ? ':c' : ''}`;
+}
+
+/** tonlib's names for the node's error codes (TonlibError::LiteServer): its messages read "LITE_SERVER_<NAME>: …". */
+const LITE_CODE_NAMES: Record<number, string> = {
+  601: 'FAILURE',
+  602: 'ERROR',
+  603: 'WARNING',
+  621: 'PROTOVIOLATION',
+  651: 'NOTREADY',
+  652: 'TIMEOUT',
+  653: 'CANCELLED',
+};
+
+/** A liteserver's error as tonlib words it (toncenter passes tonlib's text on), without our server's address. */
+function liteErrorText(err: unknown): string | undefined {
+  if (!isTongateError(err) || err.code !== 'TG_LITE_SERVER_ERROR') return undefined;
+  const code = Number(err.details.liteCode);
+  const text = err.details.liteMessage;
+  if (typeof text !== 'string') return undefined;
+  return `LITE_SERVER_${LITE_CODE_NAMES[code] ?? 'UNKNOWN'}: ${text}`;
 }
 
 declare module 'fastify' {
@@ -39,13 +68,13 @@ function errorBody(
   return {
     status: m.status,
     headers: m.headers,
-    body: { ok: false, error: m.message, code: m.status, '@extra': extra(req) },
+    body: { ok: false, error: liteErrorText(err) ?? m.message, code: m.status, '@extra': extra(req) },
   };
 }
 
 export function v2Plugin(opts: V2Options): FastifyPluginAsync {
   return async (app) => {
-    const ctx: V2Context = { ...opts };
+    const ctx: V2Context = { ...opts, cache: opts.cache ?? createV2Cache() };
     const byName = new Map<string, V2Method>();
     for (const m of v2Methods) for (const n of [m.name, ...(m.aliases ?? [])]) byName.set(n, m);
 
@@ -71,7 +100,7 @@ export function v2Plugin(opts: V2Options): FastifyPluginAsync {
     };
     const answer = async (method: V2Method, p: V2Params, req: FastifyRequest, reply: FastifyReply) => {
       const result = await method.run(p, ctx);
-      reply.send({ ok: true, result, '@extra': extra(req) });
+      reply.send({ ok: true, result, '@extra': extra(req, p.cached) });
     };
 
     for (const [name, method] of byName) {
@@ -92,11 +121,16 @@ export function v2Plugin(opts: V2Options): FastifyPluginAsync {
     });
     app.post('/jsonRPC', async (req, reply) => {
       const body = req.body as Record<string, unknown> | undefined;
-      const id = body && typeof body === 'object' && !Array.isArray(body) ? (body.id ?? null) : null;
-      const rpc = { jsonrpc: '2.0', id };
+      const given = body && typeof body === 'object' && !Array.isArray(body) ? body.id : undefined;
+      // The id comes back as a string, and not at all when the request had none (toncenter's Python JSON-RPC,
+      // v2-api.md §4; ecosystem.md §4.5). Errors carry it too, in the same envelope.
+      const id = typeof given === 'string' || typeof given === 'number' ? String(given) : undefined;
+      const rpc = id === undefined ? { jsonrpc: '2.0' } : { jsonrpc: '2.0', id };
       try {
         if (!body || typeof body !== 'object' || Array.isArray(body))
           throw new HttpError(422, 'request must be a JSON-RPC object');
+        if (given !== undefined && given !== null && id === undefined)
+          throw new HttpError(422, 'id must be a string or a number');
         if (typeof body.method !== 'string') throw new HttpError(422, 'method must be a string');
         const method = byName.get(body.method);
         if (!method) throw new HttpError(422, 'Unknown method');
@@ -104,8 +138,9 @@ export function v2Plugin(opts: V2Options): FastifyPluginAsync {
         if (Array.isArray(params) && params.length > 0) throw new HttpError(422, 'params must contain an object');
         const values =
           params && typeof params === 'object' && !Array.isArray(params) ? (params as Record<string, unknown>) : {};
-        const result = await method.run(new V2Params(values, 'post'), ctx);
-        reply.send({ ok: true, result, ...rpc, '@extra': extra(req) });
+        const p = new V2Params(values, 'post');
+        const result = await method.run(p, ctx);
+        reply.send({ ok: true, result, ...rpc, '@extra': extra(req, p.cached) });
       } catch (err) {
         const { status, body: b, headers } = errorBody(req, err);
         reply

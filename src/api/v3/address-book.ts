@@ -1,10 +1,12 @@
-// The address_book section (v3-api.md §2.8): for each raw address, its user-friendly form (non-bounceable
-// when the account has no code or runs a user wallet code, bounceable otherwise; test-only on testnet),
-// the reverse-resolved domain (null until the DNS decoder lands, issue 9) and the interfaces known from the
-// code hash. One query for the whole page.
+// The address_book section (v3-api.md §2.8) and GET /addressBook: for each raw address, its user-friendly form
+// (non-bounceable when the account has no code or runs a user wallet code, bounceable otherwise; test-only on
+// testnet; "addr_none" for what is not a std address), the reverse-resolved domain (null until the DNS decoder
+// lands) and the interfaces known from the code hash. One query for the whole page.
 import { Address } from '@ton/core';
+import type { FastifyRequest } from 'fastify';
 import type { Queryable } from '../../db/index.ts';
 import { formatUserFriendlyV3, isUserWalletCode, knownWalletCode } from '../../ton/index.ts';
+import { boolParam, type Query } from './params.ts';
 
 export interface AddressBookEntry {
   user_friendly: string;
@@ -12,23 +14,34 @@ export interface AddressBookEntry {
   interfaces: string[];
 }
 
-/** Raw v3 address -> Address, or null for forms that are not std addresses (addr_none, ext$, var$). */
-function parseRaw(raw: string): Address | null {
+/** The entry of an address the index does not know or that is not a std address. */
+function entryFor(raw: string, codeHash: string | null, testnet: boolean): AddressBookEntry {
+  const wallet = knownWalletCode(codeHash);
+  return {
+    user_friendly: userFriendly(raw, codeHash, testnet),
+    domain: null,
+    interfaces: wallet ? [wallet.v3Interface] : [],
+  };
+}
+
+function userFriendly(raw: string, codeHash: string | null, testnet: boolean): string {
   try {
-    return Address.parseRaw(raw);
+    // Throws for addr_none, ext$/var$ forms and workchains outside int8 (no user-friendly form): toncenter
+    // prints "addr_none" for every address its raw parser refuses.
+    return formatUserFriendlyV3(Address.parseRaw(raw), {
+      bounceable: !(codeHash === null || isUserWalletCode(codeHash)),
+      testOnly: testnet,
+    });
   } catch {
-    return null;
+    return 'addr_none';
   }
 }
 
-/**
- * Entries for `addresses` (raw upper-case forms; duplicates and nulls ignored), keyed by `keyOf(address)`
- * (the raw form itself, or for /addressBook the string the caller sent).
- */
+/** Entries for `addresses` (raw upper-case forms; duplicates and nulls ignored), keyed by the raw form. */
 export async function buildAddressBook(
   q: Queryable,
   addresses: Iterable<string | null | undefined>,
-  opts: { testnet: boolean; keys?: Map<string, string> },
+  opts: { testnet: boolean },
 ): Promise<Record<string, AddressBookEntry>> {
   const wanted = [...new Set([...addresses].filter((a): a is string => typeof a === 'string' && a.includes(':')))];
   const book: Record<string, AddressBookEntry> = {};
@@ -38,20 +51,24 @@ export async function buildAddressBook(
     [wanted],
   );
   const codeOf = new Map(rows.rows.map((r) => [r.account, r.code_hash]));
-  for (const raw of wanted) {
-    const address = parseRaw(raw);
-    const code = codeOf.get(raw) ?? null;
-    const wallet = knownWalletCode(code);
-    book[opts.keys?.get(raw) ?? raw] = {
-      user_friendly: address
-        ? formatUserFriendlyV3(address, {
-            bounceable: !(code === null || isUserWalletCode(code)),
-            testOnly: opts.testnet,
-          })
-        : 'addr_none',
-      domain: null,
-      interfaces: wallet ? [wallet.v3Interface] : [],
-    };
-  }
+  for (const raw of wanted) book[raw] = entryFor(raw, codeOf.get(raw) ?? null, opts.testnet);
   return book;
+}
+
+/** The entry /addressBook gives an input that is not an address at all. */
+export function invalidAddressEntry(): AddressBookEntry {
+  return { user_friendly: 'addr_none', domain: null, interfaces: [] };
+}
+
+/** X-No-Address-Book / x_no_address_book (v3-api.md §2.3): the caller wants `address_book: {}`. */
+export function addressBookSkipped(req: FastifyRequest): boolean {
+  return flag(req, 'x-no-address-book', 'x_no_address_book');
+}
+
+/** A per-request switch given as a header or as its query parameter, parsed like any boolean parameter. */
+export function flag(req: FastifyRequest, header: string, query: string): boolean {
+  const h = req.headers[header];
+  const value = (Array.isArray(h) ? h[h.length - 1] : h) ?? undefined;
+  const q: Query = value === undefined ? (req.query as Query) : { [query]: value };
+  return boolParam(q, query) ?? false;
 }

@@ -1,17 +1,30 @@
-// Block rows as v3 JSON (v3-api.md §4.1): 64-bit numbers as strings, shard as unsigned hex, hashes base64.
+// Block rows as v3 JSON (v3-api.md §4.1, ton-index-go models.Block): 64-bit numbers as strings, shard as
+// unsigned hex, hashes base64, masterchain_block_ref and prev_blocks as BlockId objects.
 import type { Row } from '../../../db/index.ts';
-import { formatShard } from '../params.ts';
+import { blockIdJson, type BlockIdJson, shardHex, str } from './values.ts';
 
-export const BLOCK_COLUMNS = `workchain, shard, seqno, root_hash, file_hash, mc_block_workchain, mc_block_shard,
-  mc_block_seqno, global_id, version, after_merge, before_split, after_split, want_merge, want_split, key_block,
-  vert_seqno_incr, flags, gen_utime, start_lt, end_lt, validator_list_hash_short, gen_catchain_seqno,
-  min_ref_mc_seqno, prev_key_block_seqno, vert_seqno, master_ref_seqno, rand_seed, created_by, tx_count,
-  prev_blocks`;
+/**
+ * The columns every block query selects, from `blocks B`. prev_blocks is a blockid[] composite array, which
+ * neither driver decodes: it is read as its text form and parsed by parsePrevBlocks.
+ */
+export const BLOCK_COLUMNS = `B.workchain, B.shard, B.seqno, B.root_hash, B.file_hash, B.mc_block_workchain,
+  B.mc_block_shard, B.mc_block_seqno, B.global_id, B.version, B.after_merge, B.before_split, B.after_split,
+  B.want_merge, B.want_split, B.key_block, B.vert_seqno_incr, B.flags, B.gen_utime, B.start_lt, B.end_lt,
+  B.validator_list_hash_short, B.gen_catchain_seqno, B.min_ref_mc_seqno, B.prev_key_block_seqno, B.vert_seqno,
+  B.master_ref_seqno, B.rand_seed, B.created_by, B.tx_count, B.prev_blocks::text AS prev_blocks`;
+
+/** `{"(0,-9223372036854775808,41)","(…)"}` (PostgreSQL's text of a blockid[]) -> BlockId objects, in order. */
+export function parsePrevBlocks(text: unknown): BlockIdJson[] {
+  if (typeof text !== 'string') return [];
+  const out: BlockIdJson[] = [];
+  for (const m of text.matchAll(/\((-?\d+),(-?\d+),(-?\d+)\)/g)) out.push(blockIdJson(m[1], BigInt(m[2] ?? 0), m[3]));
+  return out;
+}
 
 export function blockJson(r: Row): Record<string, unknown> {
   return {
     workchain: r.workchain,
-    shard: formatShard(r.shard as bigint),
+    shard: shardHex(r.shard),
     seqno: r.seqno,
     root_hash: r.root_hash,
     file_hash: r.file_hash,
@@ -25,9 +38,9 @@ export function blockJson(r: Row): Record<string, unknown> {
     key_block: r.key_block,
     vert_seqno_incr: r.vert_seqno_incr,
     flags: r.flags,
-    gen_utime: String(r.gen_utime),
-    start_lt: String(r.start_lt),
-    end_lt: String(r.end_lt),
+    gen_utime: str(r.gen_utime),
+    start_lt: str(r.start_lt),
+    end_lt: str(r.end_lt),
     validator_list_hash_short: r.validator_list_hash_short,
     gen_catchain_seqno: r.gen_catchain_seqno,
     min_ref_mc_seqno: r.min_ref_mc_seqno,
@@ -37,10 +50,7 @@ export function blockJson(r: Row): Record<string, unknown> {
     rand_seed: r.rand_seed,
     created_by: r.created_by,
     tx_count: r.tx_count,
-    masterchain_block_ref:
-      r.mc_block_seqno === null
-        ? null
-        : { workchain: r.mc_block_workchain, shard: formatShard(r.mc_block_shard as bigint), seqno: r.mc_block_seqno },
-    prev_blocks: r.prev_blocks,
+    masterchain_block_ref: blockIdJson(r.mc_block_workchain, r.mc_block_shard, r.mc_block_seqno),
+    prev_blocks: parsePrevBlocks(r.prev_blocks),
   };
 }

@@ -1,3 +1,131 @@
-import type { V3RouteGroup } from '../plugin.ts';
+// /accountStates, /walletStates, /addressBook, /metadata, /topAccountsByBalance (v3-api.md §3.2).
+import type { FastifyRequest } from 'fastify';
+import type { Queryable } from '../../../db/index.ts';
+import { addressBookSkipped, buildAddressBook, invalidAddressEntry } from '../address-book.ts';
+import { buildMetadata, metadataSkipped } from '../metadata.ts';
+import {
+  boolParam,
+  hashListParam,
+  invalid,
+  listParam,
+  pageParams,
+  parseAddressParam,
+  type Query,
+  Where,
+} from '../params.ts';
+import type { V3Context, V3RouteGroup } from '../plugin.ts';
+import {
+  ACCOUNT_STATE_COLUMNS,
+  type AccountStateRow,
+  accountBalanceJson,
+  accountStateJson,
+  asAccountStateRow,
+  walletStateJson,
+} from '../render/account.ts';
+import { parseWalletState } from '../wallet-state.ts';
 
-export const accountRoutes: V3RouteGroup = (_app, _ctx) => {};
+/** toncenter answers at most 1000 account rows per request (its query ends with LIMIT 1000). */
+const MAX_ACCOUNT_ROWS = 1000;
+
+/** `address` of /accountStates and /walletStates: at least one, each a valid address (raw forms, deduplicated). */
+function requiredAccounts(q: Query): string[] {
+  const given = listParam(q, 'address');
+  if (given.length === 0) throw invalid('address of account is required');
+  return [...new Set(given.map((a) => parseAddressParam(a, 'address')))];
+}
+
+/** `address` of /addressBook and /metadata: the strings as sent (at least one). */
+function requiredAddressStrings(q: Query): string[] {
+  const given = listParam(q, 'address');
+  if (given.length === 0) throw invalid('at least 1 address required');
+  return given;
+}
+
+function tryRaw(address: string): string | null {
+  try {
+    return parseAddressParam(address, 'address');
+  } catch {
+    return null;
+  }
+}
+
+/** The latest states of `accounts` (optionally only those running one of `codeHashes`), with the sections. */
+async function readAccountStates(
+  ctx: V3Context,
+  req: FastifyRequest,
+  accounts: string[],
+  codeHashes: string[],
+  withData: boolean,
+): Promise<{ rows: AccountStateRow[]; book: Record<string, unknown>; metadata: Record<string, unknown> }> {
+  const where = new Where();
+  where.add(`account = ANY(${where.value(accounts)})`);
+  if (codeHashes.length > 0) where.add(`code_hash = ANY(${where.value(codeHashes)})`);
+  // ORDER BY account: toncenter leaves the order unspecified; a stable one costs a sort of <= 1000 rows.
+  const sql = `SELECT ${ACCOUNT_STATE_COLUMNS}, ${withData ? 'data_boc' : 'NULL AS data_boc'}
+    FROM latest_account_states ${where.sql()} ORDER BY account LIMIT ${MAX_ACCOUNT_ROWS}`;
+  return ctx.read(req, async (q: Queryable) => {
+    const rows = (await q.query(sql, where.params)).rows.map(asAccountStateRow);
+    const found = rows.map((r) => r.account);
+    const book = found.length > 0 && !addressBookSkipped(req) ? await buildAddressBook(q, found, ctx) : {};
+    const metadata = found.length > 0 && !metadataSkipped(req) ? await buildMetadata(q, found) : {};
+    return { rows, book, metadata };
+  });
+}
+
+export const accountRoutes: V3RouteGroup = (app, ctx) => {
+  app.get('/accountStates', async (req) => {
+    const q = req.query as Query;
+    const accounts = requiredAccounts(q);
+    const includeBoc = boolParam(q, 'include_boc') ?? true;
+    const codeHashes = hashListParam(q, 'code_hash');
+    const { rows, book, metadata } = await readAccountStates(ctx, req, accounts, codeHashes, includeBoc);
+    return {
+      accounts: rows.map((r) => accountStateJson(r, includeBoc)),
+      address_book: book,
+      metadata,
+    };
+  });
+
+  app.get('/walletStates', async (req) => {
+    const q = req.query as Query;
+    const accounts = requiredAccounts(q);
+    const codeHashes = hashListParam(q, 'code_hash');
+    const { rows, book, metadata } = await readAccountStates(ctx, req, accounts, codeHashes, true);
+    return {
+      wallets: rows.map((r) => walletStateJson(r, parseWalletState(r.code_hash, r.data_boc))),
+      address_book: book,
+      metadata,
+    };
+  });
+
+  app.get('/addressBook', async (req) => {
+    const given = requiredAddressStrings(req.query as Query);
+    // Keyed by the string as sent; an input that is no address still gets an entry ("addr_none"), as toncenter.
+    const rawOf = new Map(given.map((a) => [a, tryRaw(a)]));
+    const raws = [...rawOf.values()].filter((r): r is string => r !== null);
+    const book = raws.length > 0 ? await ctx.read(req, (q) => buildAddressBook(q, raws, ctx)) : {};
+    const out: Record<string, unknown> = {};
+    for (const [sent, raw] of rawOf) out[sent] = raw === null ? invalidAddressEntry() : book[raw];
+    return out;
+  });
+
+  app.get('/metadata', async (req) => {
+    const given = requiredAddressStrings(req.query as Query);
+    // Inputs that are no address cannot be token objects: they are simply absent from the map.
+    const raws = given.map(tryRaw).filter((r): r is string => r !== null);
+    return raws.length > 0 ? ctx.read(req, (q) => buildMetadata(q, raws)) : {};
+  });
+
+  app.get('/topAccountsByBalance', async (req) => {
+    // limit and offset only: toncenter ignores `sort` here, so a stray one must not fail the request.
+    const { sort: _ignored, ...q } = req.query as Query;
+    const page = pageParams(q, { maxLimit: ctx.maxLimit, defaultLimit: ctx.defaultLimit });
+    const rows = await ctx.query<{ account: string; balance: bigint }>(
+      req,
+      `SELECT account, balance FROM latest_account_states ORDER BY balance DESC, account
+       LIMIT $1 OFFSET $2`,
+      [page.limit, page.offset],
+    );
+    return rows.map(accountBalanceJson);
+  });
+};

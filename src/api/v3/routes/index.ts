@@ -2,7 +2,8 @@
 import type { V3RouteGroup } from '../plugin.ts';
 import { accountRoutes } from './accounts.ts';
 import { blockRoutes } from './blocks.ts';
+import { docsRoutes } from './docs.ts';
 import { messageRoutes } from './messages.ts';
 import { transactionRoutes } from './transactions.ts';
 
-export const routeGroups: V3RouteGroup[] = [blockRoutes, transactionRoutes, messageRoutes, accountRoutes];
+export const routeGroups: V3RouteGroup[] = [blockRoutes, transactionRoutes, messageRoutes, accountRoutes, docsRoutes];

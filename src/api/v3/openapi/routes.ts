@@ -1,0 +1,316 @@
+// The route table of our /api/v3: one entry per endpoint with its parameters and response, the source of
+// /api/v3/openapi.json and of the docs page. A test checks that it matches the routes the server registers,
+// both ways, so an endpoint cannot ship undocumented.
+import { type Schema, schemaRef } from './schemas.ts';
+
+export interface ParamDoc {
+  name: string;
+  in: 'query' | 'header';
+  description: string;
+  required?: boolean;
+  schema: Schema;
+}
+
+export interface RouteDoc {
+  method: 'get' | 'post';
+  /** Path under /api/v3, e.g. "/accountStates". */
+  path: string;
+  tag: string;
+  summary: string;
+  description: string;
+  params: ParamDoc[];
+  /** The 200 response body. */
+  response: Schema;
+  /** Error statuses this endpoint can answer besides the common ones (401, 422, 429, 500). */
+  errors?: number[];
+}
+
+export const TAGS = [
+  { name: 'Blockchain', description: 'Blocks, transactions and messages from the index.' },
+  { name: 'Accounts', description: 'Latest account states, wallets, address book and token metadata.' },
+  { name: 'Stats', description: 'Aggregates over the index.' },
+  { name: 'Docs', description: 'This document.' },
+];
+
+const q = (name: string, description: string, schema: Schema, required = false): ParamDoc => ({
+  name,
+  in: 'query',
+  description,
+  schema,
+  ...(required ? { required: true } : {}),
+});
+const int32 = (extra: Schema = {}): Schema => ({ type: 'integer', format: 'int32', ...extra });
+const uint64 = (): Schema => ({ type: 'integer', format: 'int64', minimum: 0 });
+const text = (extra: Schema = {}): Schema => ({ type: 'string', ...extra });
+const many = (items: Schema = { type: 'string' }): Schema => ({ type: 'array', items });
+const bool = (extra: Schema = {}): Schema => ({ type: 'boolean', ...extra });
+
+const ANY_ADDRESS = 'in any form: raw (0:…), user-friendly (EQ…/UQ…) or url-safe';
+const ANY_HASH = '64 hex digits (0x optional) or 44-character base64 / base64url';
+
+function page(defaultLimit = 10): ParamDoc[] {
+  return [
+    q('limit', `Rows to return, 1 to 1000 (default ${defaultLimit}; smaller values count as 1).`, int32({ minimum: 1, maximum: 1000, default: defaultLimit })),
+    q('offset', 'Rows to skip; with limit, pages through the result.', int32({ minimum: 0, default: 0 })),
+  ];
+}
+const sort = (what: string): ParamDoc =>
+  q('sort', `Order by ${what}: asc or desc (a / d accepted).`, text({ enum: ['asc', 'desc'], default: 'desc' }));
+const utimeWindow = (column: string): ParamDoc[] => [
+  q('start_utime', `Only rows with ${column} >= start_utime (unix seconds; fractions are cut).`, int32({ minimum: 0 })),
+  q('end_utime', `Only rows with ${column} <= end_utime (unix seconds).`, int32({ minimum: 0 })),
+];
+const ltWindow = (column: string): ParamDoc[] => [
+  q('start_lt', `Only rows with ${column} >= start_lt.`, uint64()),
+  q('end_lt', `Only rows with ${column} <= end_lt.`, uint64()),
+];
+const blockFilters = (what: string): ParamDoc[] => [
+  q('workchain', `Workchain of the ${what}.`, int32()),
+  q('shard', `Shard of the ${what}: hex (0x optional) or signed decimal.`, text()),
+  q('seqno', `Seqno of the ${what}.`, int32()),
+];
+
+const TIMEOUT: ParamDoc = {
+  name: 'X-Timeout',
+  in: 'header',
+  description: 'Statement timeout in ms, at most the server cap (3000 by default); also accepted as x_timeout.',
+  schema: int32({ minimum: 1 }),
+};
+const NO_BOOK: ParamDoc = {
+  name: 'X-No-Address-Book',
+  in: 'header',
+  description: 'true: answer address_book as {} (also x_no_address_book).',
+  schema: bool(),
+};
+const NO_METADATA: ParamDoc = {
+  name: 'X-No-Metadata',
+  in: 'header',
+  description: 'true: answer metadata as {} (also x_no_metadata).',
+  schema: bool(),
+};
+
+const accountList = (what: string): ParamDoc =>
+  q('address', `Accounts ${ANY_ADDRESS}; repeat the parameter or separate with commas. ${what}`, many(), true);
+const codeHashFilter = q(
+  'code_hash',
+  `Only accounts running one of these codes (hash ${ANY_HASH}); repeatable.`,
+  many(),
+);
+
+export const ROUTES: RouteDoc[] = [
+  {
+    method: 'get',
+    path: '/masterchainInfo',
+    tag: 'Blockchain',
+    summary: 'First and last indexed masterchain blocks',
+    description: 'The lowest and the highest masterchain block in the index.',
+    params: [TIMEOUT],
+    response: schemaRef('MasterchainInfo'),
+    errors: [404],
+  },
+  {
+    method: 'get',
+    path: '/blocks',
+    tag: 'Blockchain',
+    summary: 'Blocks',
+    description:
+      'Blocks matching every given filter. Without `sort` the order is unspecified; with it, blocks are ordered by gen_utime.',
+    params: [
+      ...blockFilters('block'),
+      q('root_hash', `Root hash of the block, ${ANY_HASH}.`, text()),
+      q('file_hash', `File hash of the block, ${ANY_HASH}.`, text()),
+      q('mc_seqno', 'Blocks committed by this masterchain block.', int32()),
+      ...utimeWindow('gen_utime'),
+      ...ltWindow('the block start_lt'),
+      ...page(),
+      sort('gen_utime'),
+      TIMEOUT,
+    ],
+    response: schemaRef('BlocksResponse'),
+  },
+  {
+    method: 'get',
+    path: '/masterchainBlockShardState',
+    tag: 'Blockchain',
+    summary: 'Shard tips in a masterchain block state',
+    description: 'The shard blocks the state of masterchain block `seqno` points to (as v2 /shards).',
+    params: [q('seqno', 'Masterchain block seqno.', int32(), true), TIMEOUT],
+    response: schemaRef('BlocksResponse'),
+    errors: [404],
+  },
+  {
+    method: 'get',
+    path: '/masterchainBlockShards',
+    tag: 'Blockchain',
+    summary: 'Blocks committed by a masterchain block',
+    description: 'Every block committed by masterchain block `seqno` (blocks whose mc_block_seqno is `seqno`).',
+    params: [q('seqno', 'Masterchain block seqno.', int32(), true), ...page(), sort('gen_utime'), TIMEOUT],
+    response: schemaRef('BlocksResponse'),
+    errors: [404],
+  },
+  {
+    method: 'get',
+    path: '/transactions',
+    tag: 'Blockchain',
+    summary: 'Transactions',
+    description:
+      'Transactions matching every given filter, by lt (by time when a utime bound is given), with the address book of the accounts involved.',
+    params: [
+      ...blockFilters('block that holds the transaction'),
+      q('mc_seqno', 'Transactions committed by this masterchain block.', int32()),
+      q('account', `Accounts ${ANY_ADDRESS}; repeatable.`, many()),
+      q('exclude_account', `Accounts to leave out ${ANY_ADDRESS}; repeatable.`, many()),
+      q('hash', `Transaction hashes, ${ANY_HASH}; repeatable.`, many()),
+      q('lt', 'Transaction logical time.', uint64()),
+      ...utimeWindow('now'),
+      ...ltWindow('lt'),
+      ...page(),
+      sort('lt'),
+      TIMEOUT,
+      NO_BOOK,
+    ],
+    response: schemaRef('TransactionsResponse'),
+    errors: [404],
+  },
+  {
+    method: 'get',
+    path: '/transactionsByMasterchainBlock',
+    tag: 'Blockchain',
+    summary: 'Transactions of a masterchain block',
+    description: 'Transactions of masterchain block `seqno` and of the shard blocks it committed.',
+    params: [q('seqno', 'Masterchain block seqno.', int32(), true), ...page(), sort('lt'), TIMEOUT, NO_BOOK],
+    response: schemaRef('TransactionsResponse'),
+    errors: [404],
+  },
+  {
+    method: 'get',
+    path: '/transactionsByMessage',
+    tag: 'Blockchain',
+    summary: 'Transactions that sent or received a message',
+    description: 'At least one of msg_hash, body_hash and opcode is required.',
+    params: [
+      q('msg_hash', `Message hash or normalized external hash, ${ANY_HASH}.`, text()),
+      q('body_hash', `Hash of the message body, ${ANY_HASH}.`, text()),
+      q('opcode', 'Opcode: 0x-hex, bare hex or signed 32-bit decimal (inbound messages).', text()),
+      q('direction', 'in: the receiving transaction, out: the sending one.', text({ enum: ['in', 'out'] })),
+      ...page(),
+      sort('lt'),
+      TIMEOUT,
+      NO_BOOK,
+    ],
+    response: schemaRef('TransactionsResponse'),
+  },
+  {
+    method: 'get',
+    path: '/adjacentTransactions',
+    tag: 'Blockchain',
+    summary: 'Parent and child transactions',
+    description:
+      'Transactions linked to transaction `hash` by a message: in gives the one that sent its inbound message, out those that received its outbound messages, none both.',
+    params: [
+      q('hash', `Transaction hash, ${ANY_HASH}.`, text(), true),
+      q('direction', 'in or out; both when absent.', text({ enum: ['in', 'out'] })),
+      TIMEOUT,
+      NO_BOOK,
+    ],
+    response: schemaRef('TransactionsResponse'),
+    errors: [404],
+  },
+  {
+    method: 'get',
+    path: '/messages',
+    tag: 'Blockchain',
+    summary: 'Messages',
+    description:
+      'Messages matching every given filter, one entry per message hash with the transactions that sent and received it.',
+    params: [
+      q('msg_hash', `Message hashes, ${ANY_HASH}; repeatable (legacy name: hash).`, many()),
+      q('body_hash', `Hash of the message body, ${ANY_HASH}.`, text()),
+      q('source', `Sender ${ANY_ADDRESS}; null for external-in messages.`, text()),
+      q('destination', `Receiver ${ANY_ADDRESS}; null for external-out messages.`, text()),
+      q('opcode', 'Opcode: 0x-hex, bare hex or signed 32-bit decimal.', text()),
+      ...utimeWindow('created_at'),
+      ...ltWindow('created_lt'),
+      q('direction', 'in or out.', text({ enum: ['in', 'out'] })),
+      q('exclude_externals', 'true: leave out external-in messages.', bool()),
+      q('only_externals', 'true: only external-in messages.', bool()),
+      ...page(),
+      sort('created_lt'),
+      TIMEOUT,
+      NO_BOOK,
+      NO_METADATA,
+    ],
+    response: schemaRef('MessagesResponse'),
+  },
+  {
+    method: 'get',
+    path: '/accountStates',
+    tag: 'Accounts',
+    summary: 'Latest account states',
+    description:
+      'The newest indexed state of each account: balance, status, last transaction, code and data, get-method ids and recognised interfaces. Accounts the index has not seen are absent; at most 1000 rows.',
+    params: [
+      accountList('At least one.'),
+      q('include_boc', 'false: leave out code_boc and data_boc.', bool({ default: true })),
+      codeHashFilter,
+      TIMEOUT,
+      NO_BOOK,
+      NO_METADATA,
+    ],
+    response: schemaRef('AccountStatesResponse'),
+  },
+  {
+    method: 'get',
+    path: '/walletStates',
+    tag: 'Accounts',
+    summary: 'Wallet states',
+    description:
+      'For each account, whether it runs one of the 11 user wallet codes (v1r1 … v5r1) and, if so, the seqno, wallet id and signature flag read from its data. Accounts the index has not seen are absent.',
+    params: [accountList('At least one.'), codeHashFilter, TIMEOUT, NO_BOOK, NO_METADATA],
+    response: schemaRef('WalletStatesResponse'),
+  },
+  {
+    method: 'get',
+    path: '/addressBook',
+    tag: 'Accounts',
+    summary: 'Address book',
+    description:
+      'User-friendly form, domain and interfaces of each address, keyed by the address exactly as sent. A string that is no address gets user_friendly "addr_none".',
+    params: [
+      q('address', `Addresses ${ANY_ADDRESS}; repeatable; at least one.`, many(), true),
+      TIMEOUT,
+    ],
+    response: schemaRef('AddressBook'),
+  },
+  {
+    method: 'get',
+    path: '/metadata',
+    tag: 'Accounts',
+    summary: 'Token metadata',
+    description:
+      'Metadata of the addresses that are jetton masters, jetton wallets, NFT collections or NFT items, keyed by raw address; other addresses are absent.',
+    params: [
+      q('address', `Addresses ${ANY_ADDRESS}; repeatable; at least one.`, many(), true),
+      TIMEOUT,
+    ],
+    response: schemaRef('Metadata'),
+  },
+  {
+    method: 'get',
+    path: '/topAccountsByBalance',
+    tag: 'Stats',
+    summary: 'Accounts with the largest balances',
+    description: 'Accounts by balance, largest first (ties by address).',
+    params: [...page(), TIMEOUT],
+    response: { type: 'array', items: schemaRef('AccountBalance') },
+  },
+  {
+    method: 'get',
+    path: '/openapi.json',
+    tag: 'Docs',
+    summary: 'This OpenAPI document',
+    description: 'The OpenAPI 3.0 description of the endpoints this server answers. Rendered at /api/v3/.',
+    params: [],
+    response: { type: 'object', additionalProperties: true },
+  },
+];

@@ -1,0 +1,66 @@
+// Small pieces every v3 renderer shares: the {sql, params} shape of a query builder, toncenter's encodings of
+// 64-bit numbers (JSON strings) and shard ids, and the address_book section with its X-No-Address-Book switch.
+import type { FastifyRequest } from 'fastify';
+import type { Queryable } from '../../../db/index.ts';
+import { type AddressBookEntry, buildAddressBook } from '../address-book.ts';
+import { oneParam, type Query } from '../params.ts';
+
+/** A statement and its $n values: what every query builder returns (the EXPLAIN test runs them as they are). */
+export interface SqlQuery {
+  sql: string;
+  params: unknown[];
+}
+
+/** A 64-bit column (bigint from the driver) as toncenter's JSON string; null stays null. */
+export function str(v: unknown): string | null {
+  return v === null || v === undefined ? null : String(v);
+}
+
+/** A column toncenter prints as a JSON number (int32/uint32 fields read from bigint columns). */
+export function num(v: unknown): number | null {
+  return v === null || v === undefined ? null : Number(v);
+}
+
+/**
+ * toncenter's ShardId: fmt "%X" of the unsigned 64-bit id, no padding (ton-index-go models/types.go), so the
+ * masterchain is "8000000000000000" and a deep basechain shard such as 0x0800… prints as "800000000000000".
+ */
+export function shardHex(shard: unknown): string {
+  return BigInt.asUintN(64, BigInt(shard as bigint)).toString(16).toUpperCase();
+}
+
+export interface BlockIdJson {
+  workchain: number;
+  shard: string;
+  seqno: number;
+}
+
+export function blockIdJson(workchain: unknown, shard: unknown, seqno: unknown): BlockIdJson {
+  // Go zero values when a column is NULL (toncenter's BlockId is a value, never null).
+  return { workchain: Number(workchain ?? 0), shard: shardHex(shard ?? 0), seqno: Number(seqno ?? 0) };
+}
+
+/** strconv.ParseBool's spellings: X-No-Address-Book and X-No-Metadata take these; anything else is ignored. */
+function goBool(v: string | undefined): boolean | undefined {
+  if (v === undefined) return undefined;
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v)) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(v)) return false;
+  return undefined;
+}
+
+/** A per-request switch given as a header or its query twin (v3-api.md §2.3). */
+export function requestFlag(req: FastifyRequest, header: string, query: string): boolean {
+  const h = req.headers[header];
+  return goBool((Array.isArray(h) ? h[0] : h) ?? oneParam(req.query as Query, query)) ?? false;
+}
+
+/** The address_book of a list response: {} when the client sent X-No-Address-Book: true. */
+export async function addressBookFor(
+  req: FastifyRequest,
+  q: Queryable,
+  addresses: Iterable<string | null | undefined>,
+  testnet: boolean,
+): Promise<Record<string, AddressBookEntry>> {
+  if (requestFlag(req, 'x-no-address-book', 'x_no_address_book')) return {};
+  return buildAddressBook(q, addresses, { testnet });
+}

@@ -1,0 +1,26 @@
+// GET /openapi.json (our OpenAPI document) and the docs page rendering it at / and /index.html.
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { buildOpenApiDocument, type OpenApiDocument } from '../openapi/document.ts';
+import { renderDocsPage } from '../openapi/html.ts';
+import type { V3RouteGroup } from '../plugin.ts';
+
+export const docsRoutes: V3RouteGroup = (app, ctx) => {
+  // Built on first use: by then every route group has registered, so the document lists exactly what is served.
+  let doc: OpenApiDocument | undefined;
+  let page: string | undefined;
+  const documentOf = (a: FastifyInstance): OpenApiDocument => {
+    doc ??= buildOpenApiDocument({
+      prefix: a.prefix,
+      version: ctx.version,
+      served: (method, url) => a.hasRoute({ method: method.toUpperCase() as 'GET' | 'POST', url }),
+    });
+    return doc;
+  };
+  app.get('/openapi.json', async () => documentOf(app));
+  const sendPage = (reply: FastifyReply) => {
+    page ??= renderDocsPage(documentOf(app), `${app.prefix}/openapi.json`);
+    return reply.type('text/html; charset=utf-8').send(page);
+  };
+  app.get('/', async (_req, reply) => sendPage(reply));
+  app.get('/index.html', async (_req, reply) => sendPage(reply));
+};

@@ -1,0 +1,183 @@
+// `tongate serve`: the HTTP APIs alone. v2 needs liteservers (--lite-config), v3 a database (DATABASE_URL
+// or the embedded PGlite under --data); each part runs as its own process in production, so an API
+// process can scale apart from the indexer. `tongate up` starts the same server next to a devnet.
+import pino, { type Logger } from 'pino';
+import { type ApiServer, buildApiServer } from '../api/build.ts';
+import { ConfigError, ENV_REDIS_URL, type Registry, resolveDatabaseConfig } from '../common/index.ts';
+import { createDatabase, type Database, describeDatabase, migrate } from '../db/index.ts';
+import type { HealthReport } from '../http/server.ts';
+import { checkpointBounds } from '../index/plan/checkpoints.ts';
+import { createLitePool, type LitePool, loadGlobalConfig } from '../lite/index.ts';
+import { type Command, type OptionSpec, UsageError } from './command.ts';
+import { databaseOptions } from './db.ts';
+import { createLog, exitCodeFor, firstLine, intOption, onShutdownSignal, str, type Values } from './indexer-setup.ts';
+
+export const DEFAULT_PORT = 8080;
+export const DEFAULT_HOST = '127.0.0.1';
+
+export const listenOptions: Record<string, OptionSpec> = {
+  port: { type: 'string', value: 'N', description: `HTTP port (env PORT; default ${DEFAULT_PORT})` },
+  host: { type: 'string', value: 'H', description: `listen address (env HOST; default ${DEFAULT_HOST})` },
+};
+
+export const accessOptions: Record<string, OptionSpec> = {
+  profile: {
+    type: 'string',
+    value: 'open|managed',
+    description:
+      "rate limits: 'open' (none unless a key has one) or 'managed' (toncenter's: keyless 1 rps, keys 10 rps)",
+  },
+  'v3-keyless-rps': { type: 'string', value: 'N', description: 'keyless requests per second on v3 (managed profile)' },
+  testnet: { type: 'boolean', description: 'print user-friendly addresses with the test-only flag' },
+  verbose: { type: 'boolean', short: 'v', description: 'log every request' },
+};
+
+export function listenAddress(values: Values): { port: number; host: string } {
+  const portText = str(values, 'port') ?? process.env.PORT;
+  let port = DEFAULT_PORT;
+  if (portText !== undefined && portText !== '') {
+    if (!/^\d+$/.test(portText) || Number(portText) > 65535) {
+      throw new UsageError(`port must be a number 0..65535, got '${portText}'`);
+    }
+    port = Number(portText);
+  }
+  const host = str(values, 'host') ?? process.env.HOST ?? DEFAULT_HOST;
+  return { port, host };
+}
+
+export function accessProfile(values: Values): 'open' | 'managed' {
+  const p = str(values, 'profile') ?? process.env.TONGATE_PROFILE ?? 'open';
+  if (p !== 'open' && p !== 'managed') throw new UsageError(`--profile must be 'open' or 'managed', got '${p}'`);
+  return p;
+}
+
+export function apiLogger(verbose: boolean): Logger {
+  return pino({ level: verbose ? 'info' : 'warn', base: { pid: process.pid } }, pino.destination(2));
+}
+
+/** Index head, lag and liteserver state for /healthz; ok=false when nothing can be served. */
+export function healthOf(parts: { db?: Database; pool?: LitePool }): () => Promise<HealthReport> {
+  return async () => {
+    const report: HealthReport = { ok: true };
+    if (parts.pool) {
+      const servers = parts.pool.health();
+      const head = parts.pool.headSeqno();
+      report.lite = {
+        head_mc_seqno: head,
+        servers_in_rotation: servers.filter((s) => s.inRotation).length,
+        servers: servers.length,
+      };
+      if (!servers.some((s) => s.inRotation)) report.ok = false;
+      if (parts.db) {
+        const b = await checkpointBounds(parts.db);
+        report.index = {
+          first_mc_seqno: b?.min ?? null,
+          indexed_mc_seqno: b?.max ?? null,
+          lag_blocks: b && head !== null ? Math.max(0, head - b.max) : null,
+        };
+      }
+    } else if (parts.db) {
+      const b = await checkpointBounds(parts.db);
+      report.index = { first_mc_seqno: b?.min ?? null, indexed_mc_seqno: b?.max ?? null };
+    }
+    return report;
+  };
+}
+
+export async function startApi(opts: {
+  values: Values;
+  db?: Database;
+  pool?: LitePool;
+  metrics?: Registry;
+  logger: Logger;
+}): Promise<{ api: ApiServer; url: string }> {
+  const { port, host } = listenAddress(opts.values);
+  const v3KeylessRps = intOption(opts.values, 'v3-keyless-rps', { min: 1 });
+  const api = await buildApiServer({
+    db: opts.db,
+    lite: opts.pool,
+    profile: accessProfile(opts.values),
+    v3KeylessRps,
+    testnet: opts.values.testnet === true,
+    redisUrl: process.env[ENV_REDIS_URL] || undefined,
+    logger: opts.logger,
+    metrics: opts.metrics,
+    health: healthOf({ db: opts.db, pool: opts.pool }),
+  });
+  try {
+    await api.app.listen({ port, host });
+  } catch (e) {
+    await api.close();
+    const code = (e as { code?: string }).code;
+    throw new ConfigError(
+      code === 'EADDRINUSE'
+        ? `port ${port} on ${host} is already in use; pick another with --port or PORT`
+        : firstLine(e),
+    );
+  }
+  const addr = api.app.server.address();
+  const bound = typeof addr === 'object' && addr ? addr.port : port;
+  return { api, url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}` };
+}
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'Serve the HTTP APIs: v2 over liteservers (--lite-config), v3 over the index database.',
+  details:
+    'v2 (/api/v2) needs --lite-config (a TON global config, file or URL). v3 (/api/v3) reads the index in\n' +
+    'DATABASE_URL, else the embedded PGlite under --data (run migrations with tongate db migrate, or they run\n' +
+    'here). --no-v3 serves v2 alone. With REDIS_URL, rate limits are shared by every API process.\n' +
+    'Also: /metrics (Prometheus), /healthz (index lag, liteservers). Stops on SIGINT/SIGTERM.\n' +
+    'Exit codes: 0 stopped by a signal, 1 failed, 2 bad usage or configuration, 75 retryable (database down).',
+  options: {
+    'lite-config': { type: 'string', value: 'FILE|URL', description: 'TON global config whose liteservers back v2' },
+    ...databaseOptions,
+    'no-v3': { type: 'boolean', description: 'do not open a database; serve v2 only' },
+    ...listenOptions,
+    ...accessOptions,
+  },
+  async run({ values, positionals, out, err }) {
+    if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+    const liteConfig = str(values, 'lite-config');
+    if (liteConfig === undefined && values['no-v3'] === true) {
+      throw new UsageError('nothing to serve: --no-v3 needs --lite-config for v2');
+    }
+    listenAddress(values);
+    accessProfile(values);
+    const log = createLog(err);
+    const shutdown = onShutdownSignal(log);
+    let db: Database | undefined;
+    let pool: LitePool | undefined;
+    let api: ApiServer | undefined;
+    try {
+      if (values['no-v3'] !== true) {
+        const cfg = resolveDatabaseConfig({
+          flags: { databaseUrl: str(values, 'database-url'), data: str(values, 'data') },
+          env: process.env,
+          applicationName: 'tongate-serve',
+        });
+        db = await createDatabase(cfg);
+        await migrate(db);
+        log('info', 'Opened database', { database: describeDatabase(cfg) });
+      }
+      if (liteConfig !== undefined) {
+        pool = createLitePool({ servers: (await loadGlobalConfig(liteConfig)).liteservers, log });
+      }
+      const started = await startApi({ values, db, pool, logger: apiLogger(values.verbose === true) });
+      api = started.api;
+      if (pool) out(`v2  ${started.url}/api/v2   (liteservers of ${liteConfig})`);
+      if (db) out(`v3  ${started.url}/api/v3   (docs ${started.url}/api/v3/)`);
+      out(`ops ${started.url}/healthz  ${started.url}/metrics`);
+      await new Promise<void>((resolve) => shutdown.signal.addEventListener('abort', () => resolve(), { once: true }));
+      return 0;
+    } catch (e) {
+      err(`tongate serve: ${firstLine(e)}`);
+      return exitCodeFor(e);
+    } finally {
+      await api?.close().catch(() => {});
+      await pool?.close().catch(() => {});
+      await db?.close().catch(() => {});
+      shutdown.dispose();
+    }
+  },
+};

@@ -1,0 +1,80 @@
+// Long-running CLI processes for tests: `tongate <args>` (or the bare worker file) as a real child process
+// with its stdout and stderr collected line by line, and a way to wait for a line.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export interface Child {
+  proc: ChildProcess;
+  out: string[];
+  err: string[];
+  exited: Promise<number | null>;
+  /** Resolves with the first stdout/stderr line matching `re` (already seen or later); rejects on exit or timeout. */
+  waitFor(re: RegExp, timeoutMs?: number): Promise<string>;
+}
+
+/** `tongate <args>` as a child process; with `entry: 'worker'`, the bare worker file workers/index-mc-block.ts. */
+export function startTongate(
+  args: string[],
+  env: Record<string, string | undefined>,
+  entry: 'cli' | 'worker' = 'cli',
+): Child {
+  const argv =
+    entry === 'cli'
+      ? [join(ROOT, 'bin', 'tongate.js'), ...args]
+      : ['--import', 'tsx', join(ROOT, 'workers', 'index-mc-block.ts'), ...args.slice(1)];
+  const proc = spawn(process.execPath, argv, {
+    env: { ...process.env, DATABASE_URL: undefined, REDIS_URL: undefined, TONGATE_DATA: undefined, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let exitedFlag = false;
+  const waiters: Array<() => void> = [];
+  const notify = () => {
+    for (const w of waiters.splice(0)) w();
+  };
+  const c: Child = {
+    proc,
+    out: [],
+    err: [],
+    exited: new Promise((res) =>
+      proc.once('exit', (code, signal) => {
+        exitedFlag = true;
+        notify();
+        res(signal ? null : code);
+      }),
+    ),
+    waitFor(re, timeoutMs = 120_000) {
+      return new Promise((resolvePromise, reject) => {
+        const timer = setTimeout(() => reject(new Error(`timed out waiting for ${re}`)), timeoutMs);
+        const check = () => {
+          const line = [...c.out, ...c.err].find((l) => re.test(l));
+          if (line !== undefined) {
+            clearTimeout(timer);
+            return resolvePromise(line);
+          }
+          if (exitedFlag) {
+            clearTimeout(timer);
+            return reject(new Error(`process exited before ${re}:\n${c.err.slice(-20).join('\n')}`));
+          }
+          waiters.push(check);
+        };
+        check();
+      });
+    },
+  };
+  const collect = (sink: string[]) => {
+    let buf = '';
+    return (d: Buffer) => {
+      buf += d.toString();
+      const lines = buf.split('\n');
+      buf = lines.pop() ?? '';
+      sink.push(...lines);
+      if (lines.length) notify();
+    };
+  };
+  proc.stdout?.on('data', collect(c.out));
+  proc.stderr?.on('data', collect(c.err));
+  return c;
+}
