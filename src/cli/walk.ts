@@ -2,6 +2,7 @@
 // Without REDIS_URL the queue is in-process and this process also runs the processor (embedded mode);
 // with it, `tongate work` processes (any number, anywhere) do the work, or --work here as well.
 
+import { isTongateError } from '../common/index.ts';
 import {
   type BackfillPlan,
   findGaps,
@@ -37,6 +38,9 @@ const workOptions: Record<string, OptionSpec> = {
   },
   concurrency: { type: 'string', value: 'N', description: 'jobs processed at once in this process', default: '1' },
 };
+
+/** How long backfill waits through a Redis or database outage before exiting with 75. */
+const OUTAGE_GRACE_MS = 120_000;
 
 const EXIT_NOTE =
   'Exit codes: 0 done (or stopped by SIGINT/SIGTERM), 1 failed, 2 bad usage or configuration,\n' +
@@ -120,46 +124,57 @@ const backfillCommand: Command = {
         log: (msg, f) => log('info', msg, f),
       });
       let lostRounds = 0;
+      let outageSince: number | undefined;
       for (;;) {
-        const p = await rangeProgress(ix.db, from, to);
-        if (p.blocks >= plan.total) {
-          view.done(p);
-          out(`Indexed masterchain blocks ${from}..${to}: ${p.blocks} blocks, ${p.transactions} transactions.`);
-          return 0;
-        }
-        view.update(p);
-        if (signal.aborted) {
-          err(`tongate walk backfill: stopped with ${plan.total - p.blocks} blocks left; run it again to continue`);
-          return EXIT_RETRYABLE;
-        }
-        const c = await ix.queue.counts(INDEX_MC_BLOCK);
-        if (c.waiting + c.active + c.delayed === 0) {
-          const gaps = await findGaps(ix.db, from, to);
-          const states = await Promise.all(
-            gaps.slice(0, 1000).map((s) => ix.queue.getState(INDEX_MC_BLOCK, `mc-${s}`)),
-          );
-          const failed = gaps.filter((_, i) => states[i] === 'failed');
-          if (failed.length > 0) {
-            for (const s of failed.slice(0, 5)) {
-              const reason = await ix.queue.failedReason(INDEX_MC_BLOCK, `mc-${s}`);
-              err(`tongate walk backfill: masterchain block ${s} failed: ${reason ?? 'unknown reason'}`);
-            }
-            err(
-              `tongate walk backfill: ${failed.length} blocks failed; 'tongate walk gaps' or a re-run queues them again`,
-            );
-            return EXIT_FAILED;
+        try {
+          const p = await rangeProgress(ix.db, from, to);
+          if (p.blocks >= plan.total) {
+            view.done(p);
+            out(`Indexed masterchain blocks ${from}..${to}: ${p.blocks} blocks, ${p.transactions} transactions.`);
+            return 0;
           }
-          if (gaps.length > 0 && states.every((s) => s === 'unknown' || s === 'completed')) {
-            lostRounds += 1;
-            if (lostRounds > 3) {
+          view.update(p);
+          if (signal.aborted) {
+            err(`tongate walk backfill: stopped with ${plan.total - p.blocks} blocks left; run it again to continue`);
+            return EXIT_RETRYABLE;
+          }
+          const c = await ix.queue.counts(INDEX_MC_BLOCK);
+          if (c.waiting + c.active + c.delayed === 0) {
+            const gaps = await findGaps(ix.db, from, to);
+            const states = await Promise.all(
+              gaps.slice(0, 1000).map((s) => ix.queue.getState(INDEX_MC_BLOCK, `mc-${s}`)),
+            );
+            const failed = gaps.filter((_, i) => states[i] === 'failed');
+            if (failed.length > 0) {
+              for (const s of failed.slice(0, 5)) {
+                const reason = await ix.queue.failedReason(INDEX_MC_BLOCK, `mc-${s}`);
+                err(`tongate walk backfill: masterchain block ${s} failed: ${reason ?? 'unknown reason'}`);
+              }
               err(
-                `tongate walk backfill: ${gaps.length} blocks keep finishing without a checkpoint (first ${gaps[0]})`,
+                `tongate walk backfill: ${failed.length} blocks failed; 'tongate walk gaps' or a re-run queues them again`,
               );
               return EXIT_FAILED;
             }
-            const r = await requeueGaps({ queue: ix.queue, db: ix.db, from, to });
-            log('warn', 'Re-queued gaps', { requeued: r.requeued, gaps: r.gaps.slice(0, 20) });
+            if (gaps.length > 0 && states.every((s) => s === 'unknown' || s === 'completed')) {
+              lostRounds += 1;
+              if (lostRounds > 3) {
+                err(
+                  `tongate walk backfill: ${gaps.length} blocks keep finishing without a checkpoint (first ${gaps[0]})`,
+                );
+                return EXIT_FAILED;
+              }
+              const r = await requeueGaps({ queue: ix.queue, db: ix.db, from, to });
+              log('warn', 'Re-queued gaps', { requeued: r.requeued, gaps: r.gaps.slice(0, 20) });
+            }
           }
+          outageSince = undefined;
+        } catch (e) {
+          // Redis or the database restarting under us: wait for them (the workers do too) rather than give up,
+          // for up to OUTAGE_GRACE_MS; the jobs and checkpoints make every round safe to repeat.
+          if (!isTongateError(e) || !e.retryable) throw e;
+          outageSince ??= Date.now();
+          if (Date.now() - outageSince > OUTAGE_GRACE_MS) throw e;
+          log('warn', 'Lost the queue or database, retrying', { error: firstLine(e) });
         }
         await sleep(500, signal);
       }
