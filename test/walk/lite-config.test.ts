@@ -1,0 +1,169 @@
+// The liteserver path of the CLI: `tongate walk backfill|tail --lite-config FILE|URL` against a running devnet
+// node (a real liteserver on loopback; its global config as a file and as the node's HTTP URL). The rows equal
+// those of the same pipeline run in this process over our pool (the pipeline itself is checked against the
+// chain field by field in test/index/devnet.test.ts); tail serves Prometheus metrics with --metrics-port.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabase, migrate } from '../../src/db/index.ts';
+import { startActivity } from '../../src/devnet/activity/index.ts';
+import { createDevnetNode, type DevnetInfo, type DevnetNode } from '../../src/devnet/node/index.ts';
+import { createLiteSource, indexMcBlock } from '../../src/index/index.ts';
+import { createLitePool, loadGlobalConfig } from '../../src/lite/index.ts';
+import { createScratch, type Scratch } from '../db/setup-database.ts';
+import { checksums } from '../index/support.ts';
+import { type Child, startTongate } from '../support/child.ts';
+
+const SEED = 'walk-lite-config';
+let dir: string;
+let node: DevnetNode;
+let info: DevnetInfo;
+let to: number;
+let reference: Awaited<ReturnType<typeof checksums>>;
+const scratches: Scratch[] = [];
+const children: Child[] = [];
+
+async function sums(s: Scratch) {
+  const db = await createDatabase(s.config);
+  try {
+    return await checksums(db);
+  } finally {
+    await db.close();
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
+    });
+  });
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'tongate-lite-config-'));
+  node = createDevnetNode({ dataDir: dir, litePort: 0, httpPort: 0, blockIntervalMs: 100, sync: false, seed: SEED });
+  info = await node.start();
+  const handle = await startActivity({
+    liteConfig: info.globalConfigFile,
+    wallets: info.walletsFile,
+    seed: SEED,
+    steps: 3,
+    intervalMs: 0,
+    pollMs: 100,
+    stepTimeoutMs: 60_000,
+  });
+  expect((await handle.done).failed).toBe(0);
+  const pool = createLitePool({ servers: (await loadGlobalConfig(info.globalConfigFile)).liteservers });
+  const ref = await createScratch('postgres');
+  scratches.push(ref);
+  const db = await createDatabase(ref.config);
+  try {
+    to = (await pool.getMasterchainInfo()).last.seqno;
+    await migrate(db);
+    const source = createLiteSource(pool);
+    for (let n = 1; n <= to; n++) await indexMcBlock(n, { source, db });
+    reference = await checksums(db);
+  } finally {
+    await db.close();
+    await pool.close();
+  }
+}, 600_000);
+
+afterAll(async () => {
+  for (const c of children) if (c.proc.exitCode === null && c.proc.signalCode === null) c.proc.kill('SIGKILL');
+  await Promise.all(children.map((c) => c.exited));
+  await node?.stop();
+  for (const s of scratches) await s.cleanup();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+function track(c: Child): Child {
+  children.push(c);
+  return c;
+}
+
+describe('tongate walk --lite-config', () => {
+  it('backfills from a global config file into PostgreSQL', async () => {
+    expect(reference.transactions?.rows).toBeGreaterThan(0);
+    const pg = await createScratch('postgres');
+    scratches.push(pg);
+    const url = pg.config.kind === 'postgres' ? pg.config.url : '';
+    const run = track(
+      startTongate(['walk', 'backfill', '--from', '1', '--to', String(to), '--lite-config', info.globalConfigFile], {
+        DATABASE_URL: url,
+      }),
+    );
+    expect(await run.exited, run.err.slice(-10).join('\n')).toBe(0);
+    expect(run.err.some((l) => l.includes(`"source":"liteservers of ${info.globalConfigFile}"`))).toBe(true);
+    expect(await sums(pg)).toEqual(reference);
+  }, 300_000);
+
+  it("backfills from the node's config URL into the embedded PGlite", async () => {
+    const lite = await createScratch('pglite');
+    scratches.push(lite);
+    const data = join(lite.config.kind === 'pglite' ? lite.config.dir : '', '..');
+    const configUrl = `http://127.0.0.1:${info.httpPort}/global.config.json`;
+    const run = track(
+      startTongate(
+        ['walk', 'backfill', '--from', '1', '--to', String(to), '--lite-config', configUrl, '--data', data],
+        {},
+      ),
+    );
+    expect(await run.exited, run.err.slice(-10).join('\n')).toBe(0);
+    expect(await sums(lite)).toEqual(reference);
+  }, 300_000);
+
+  it('tails the head and serves indexer metrics on --metrics-port', async () => {
+    const pg = await createScratch('postgres');
+    scratches.push(pg);
+    const url = pg.config.kind === 'postgres' ? pg.config.url : '';
+    const port = await freePort();
+    const tail = track(
+      startTongate(
+        [
+          'walk',
+          'tail',
+          '--from',
+          '1',
+          '--poll-ms',
+          '100',
+          '--lite-config',
+          info.globalConfigFile,
+          '--metrics-port',
+          String(port),
+        ],
+        { DATABASE_URL: url },
+      ),
+    );
+    const caughtUp = () => tail.err.some((l) => Number(/"indexedThrough":(\d+)/.exec(l)?.[1] ?? -1) >= to + 2);
+    const end = Date.now() + 240_000;
+    while (!caughtUp()) {
+      if (Date.now() > end || tail.proc.exitCode !== null)
+        throw new Error(`tail did not catch up: ${tail.err.slice(-5).join('\n')}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    const indexed = Number(/^tongate_index_indexed_mc_seqno (\d+)$/m.exec(text)?.[1]);
+    expect(indexed).toBeGreaterThanOrEqual(to + 2);
+    expect(text).toMatch(/^tongate_index_head_mc_seqno \d+$/m);
+    expect(text).toMatch(/^tongate_index_mc_blocks_total\{result="indexed"\} [1-9]\d*$/m);
+    expect(text).toMatch(/^tongate_index_queue_jobs\{state="waiting"\} \d+$/m);
+    expect((await fetch(`http://127.0.0.1:${port}/other`)).status).toBe(404);
+    tail.proc.kill('SIGTERM');
+    expect(await tail.exited, tail.err.slice(-10).join('\n')).toBe(0);
+  }, 300_000);
+
+  it('says what is wrong with a config that cannot be read', () => {
+    const missing = track(startTongate(['walk', 'tail', '--lite-config', join(dir, 'nope.json')], {}));
+    return missing.exited.then((code) => {
+      expect(code).toBe(2);
+      expect(missing.err.join('\n')).toMatch(/nope\.json/);
+    });
+  });
+});
