@@ -2,6 +2,7 @@ import { type Command, runCommand } from './command.ts';
 import { dbCommand } from './db.ts';
 import { decodeCommand } from './decode.ts';
 import { devnetCommand } from './devnet.ts';
+import { keysCommand } from './keys.ts';
 import { serveCommand } from './serve.ts';
 import { upCommand } from './up.ts';
 import { walkCommand } from './walk.ts';
@@ -12,7 +13,16 @@ export const VERSION = '0.1.0';
 export const rootCommand: Command = {
   name: 'tongate',
   summary: `tongate ${VERSION}: self-hostable TON blockchain access (indexer, toncenter-compatible API v2/v3, devnet).`,
-  subcommands: [upCommand, serveCommand, walkCommand, workCommand, dbCommand, devnetCommand, decodeCommand],
+  subcommands: [
+    upCommand,
+    serveCommand,
+    walkCommand,
+    workCommand,
+    dbCommand,
+    keysCommand,
+    devnetCommand,
+    decodeCommand,
+  ],
 };
 
 export function main(argv: string[]): Promise<number> {

@@ -18,7 +18,97 @@ type Json = Record<string, any>;
 const DOC_PATH = sharedPath('specs', 'v3-openapi.yaml');
 
 /** Spec corrections backed by v3-api.md (the server's actual behaviour): path in components/schemas -> patch. */
-export const SPEC_FIXES: Array<{ schema: string; property: string; replace: Json; why: string }> = [];
+export const SPEC_FIXES: Array<{ schema: string; property: string; replace: Json; why: string }> = [
+  {
+    schema: 'AddressBookRow',
+    property: 'domain',
+    replace: { type: ['string', 'null'] },
+    why: 'v3-api.md §2.8: domain is the reverse-resolved domain "else null" (Go *string without omitempty)',
+  },
+  {
+    schema: 'AccountStateFull',
+    property: 'contract_methods',
+    replace: { type: ['array', 'null'], items: { type: 'integer' } },
+    why:
+      'v3-api.md §3.2: the source is latest_account_states LEFT JOIN contract_methods, so a code without a ' +
+      'methods row gives null (§2.4: nullable fields are JSON null)',
+  },
+  // Message, Transaction, AccountState (the blockchain endpoints).
+  ...['source', 'destination'].map((property) => ({
+    schema: 'Message',
+    property,
+    replace: { type: ['string', 'null'] },
+    why: 'v3-api.md §4.3: external-in messages have source null, external-out (logs) destination null',
+  })),
+  ...['value', 'fwd_fee', 'ihr_fee', 'extra_flags', 'created_lt', 'created_at', 'import_fee'].map((property) => ({
+    schema: 'Message',
+    property,
+    replace: { type: ['string', 'null'] },
+    why:
+      'v3-api.md §4.3: external-in messages have created_lt/created_at/value/fwd_fee null and import_fee set, ' +
+      'the others import_fee null (its example); §2.4: nullable fields are JSON null',
+  })),
+  ...['ihr_disabled', 'bounce', 'bounced'].map((property) => ({
+    schema: 'Message',
+    property,
+    replace: { type: ['boolean', 'null'] },
+    why: 'v3-api.md §5.2/§2.4: int_msg_info flags are NULL columns for external messages, JSON null on the wire',
+  })),
+  {
+    schema: 'Message',
+    property: 'value_extra_currencies',
+    replace: { type: ['object', 'null'], additionalProperties: { type: 'string' } },
+    why: 'v3-api.md §2.4: nullable fields are JSON null; external messages carry no value at all (§4.3)',
+  },
+  {
+    schema: 'Message',
+    property: 'opcode',
+    replace: { type: ['string', 'null'], pattern: '^0x[0-9a-f]{8}$' },
+    why: 'v3-api.md §2.6 and §11.3: opcode is a "0x%08x" string on the wire (swagger: integer); null below 32 bits',
+  },
+  {
+    schema: 'Message',
+    property: 'decoded_opcode',
+    replace: { type: ['string', 'null'] },
+    why: 'v3-api.md §2.7: what the decoder cannot name is null',
+  },
+  ...['message_content', 'init_state'].map((property) => ({
+    schema: 'Message',
+    property,
+    replace: { anyOf: [{ $ref: '#/definitions/MessageContent' }, { type: 'null' }] },
+    why: 'v3-api.md §4.3: "init_state": null without a StateInit; message_content null if the body row is missing',
+  })),
+  {
+    schema: 'MessageContent',
+    property: 'decoded',
+    replace: { type: ['object', 'null'] },
+    why: 'v3-api.md §2.7: undecodable bodies give decoded null',
+  },
+  {
+    schema: 'Transaction',
+    property: 'in_msg',
+    replace: { anyOf: [{ $ref: '#/definitions/Message' }, { type: 'null' }] },
+    why: 'v3-api.md §6.1: tick-tock transactions have no inbound message; §2.4: nullable fields are JSON null',
+  },
+  {
+    schema: 'Transaction',
+    property: 'finality',
+    replace: { type: 'string', enum: ['pending', 'confirmed', 'finalized'] },
+    why: 'v3-api.md §2.6 and §11.2: finality is a string on the wire (swagger: integer 0/1/2)',
+  },
+  ...['balance', 'account_status', 'frozen_hash', 'data_hash', 'code_hash'].map((property) => ({
+    schema: 'AccountState',
+    property,
+    replace: { type: ['string', 'null'] },
+    why: 'v3-api.md §4.2: only hash is filled when the state row is missing; its example has "frozen_hash": null',
+  })),
+  {
+    schema: 'AccountState',
+    property: 'extra_currencies',
+    replace: { type: ['object', 'null'], additionalProperties: { type: 'string' } },
+    why: 'v3-api.md §4.2: only hash is filled when the state row is missing (the rest is JSON null)',
+  },
+];
 
 function convert(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(convert);

@@ -1,7 +1,8 @@
 // Shared helpers for the indexer tests: an order-independent checksum over every table the core indexer writes
 // (every column except latest_account_states.id and the checkpoints' indexed_at, which a re-run legitimately
 // changes), and row counts.
-import type { Queryable } from '../../src/db/index.ts';
+import type { DatabaseConfig } from '../../src/common/index.ts';
+import { createDatabase, type Queryable } from '../../src/db/index.ts';
 
 const TABLES: Array<{ table: string; exclude: string[] }> = [
   { table: 'blocks', exclude: [] },
@@ -31,4 +32,14 @@ export async function checksums(db: Queryable): Promise<Record<string, { rows: n
     out[table] = { rows: Number(r.rows[0]!.n), md5: r.rows[0]!.h ?? '' };
   }
   return out;
+}
+
+/** checksums() of a database given by its config (opened and closed here). */
+export async function checksumsOf(config: DatabaseConfig): Promise<Record<string, { rows: number; md5: string }>> {
+  const db = await createDatabase(config);
+  try {
+    return await checksums(db);
+  } finally {
+    await db.close();
+  }
 }

@@ -2,19 +2,17 @@
 // node (a real liteserver on loopback; its global config as a file and as the node's HTTP URL). The rows equal
 // those of the same pipeline run in this process over our pool (the pipeline itself is checked against the
 // chain field by field in test/index/devnet.test.ts); tail serves Prometheus metrics with --metrics-port.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, migrate } from '../../src/db/index.ts';
-import { startActivity } from '../../src/devnet/activity/index.ts';
-import { createDevnetNode, type DevnetInfo, type DevnetNode } from '../../src/devnet/node/index.ts';
+import type { DevnetInfo, DevnetNode } from '../../src/devnet/node/index.ts';
 import { createLiteSource, indexMcBlock } from '../../src/index/index.ts';
 import { createLitePool, loadGlobalConfig } from '../../src/lite/index.ts';
 import { createScratch, type Scratch } from '../db/setup-database.ts';
-import { checksums } from '../index/support.ts';
+import { checksums, checksumsOf } from '../index/support.ts';
 import { type Child, startTongate } from '../support/child.ts';
+import { freePort, startDevnetChain } from '../support/devnet-chain.ts';
 
 const SEED = 'walk-lite-config';
 let dir: string;
@@ -25,40 +23,8 @@ let reference: Awaited<ReturnType<typeof checksums>>;
 const scratches: Scratch[] = [];
 const children: Child[] = [];
 
-async function sums(s: Scratch) {
-  const db = await createDatabase(s.config);
-  try {
-    return await checksums(db);
-  } finally {
-    await db.close();
-  }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-}
-
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'tongate-lite-config-'));
-  node = createDevnetNode({ dataDir: dir, litePort: 0, httpPort: 0, blockIntervalMs: 100, sync: false, seed: SEED });
-  info = await node.start();
-  const handle = await startActivity({
-    liteConfig: info.globalConfigFile,
-    wallets: info.walletsFile,
-    seed: SEED,
-    steps: 3,
-    intervalMs: 0,
-    pollMs: 100,
-    stepTimeoutMs: 60_000,
-  });
-  expect((await handle.done).failed).toBe(0);
+  ({ dir, node, info } = await startDevnetChain({ seed: SEED, steps: 3 }));
   const pool = createLitePool({ servers: (await loadGlobalConfig(info.globalConfigFile)).liteservers });
   const ref = await createScratch('postgres');
   scratches.push(ref);
@@ -101,7 +67,7 @@ describe('tongate walk --lite-config', () => {
     );
     expect(await run.exited, run.err.slice(-10).join('\n')).toBe(0);
     expect(run.err.some((l) => l.includes(`"source":"liteservers of ${info.globalConfigFile}"`))).toBe(true);
-    expect(await sums(pg)).toEqual(reference);
+    expect(await checksumsOf(pg.config)).toEqual(reference);
   }, 300_000);
 
   it("backfills from the node's config URL into the embedded PGlite", async () => {
@@ -116,7 +82,7 @@ describe('tongate walk --lite-config', () => {
       ),
     );
     expect(await run.exited, run.err.slice(-10).join('\n')).toBe(0);
-    expect(await sums(lite)).toEqual(reference);
+    expect(await checksumsOf(lite.config)).toEqual(reference);
   }, 300_000);
 
   it('tails the head and serves indexer metrics on --metrics-port', async () => {

@@ -5,19 +5,16 @@
 // looks to clients. The processes must ride it out, and the database must end identical (checksum over all
 // tables) to an uninterrupted in-process run.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, migrate } from '../../src/db/index.ts';
-import { ACTIVITY_CYCLE, startActivity } from '../../src/devnet/activity/index.ts';
-import { createDevnetNode, type DevnetInfo } from '../../src/devnet/node/index.ts';
+import type { DevnetInfo } from '../../src/devnet/node/index.ts';
 import { openDevnetStoreReader } from '../../src/devnet/store/index.ts';
 import { createDevnetStoreSource, indexMcBlock } from '../../src/index/index.ts';
 import { adminClient, createScratch, type Scratch } from '../db/setup-database.ts';
-import { checksums } from '../index/support.ts';
+import { checksums, checksumsOf } from '../index/support.ts';
 import { type Child, startTongate } from '../support/child.ts';
+import { freePort, startDevnetChain } from '../support/devnet-chain.ts';
 
 const SEED = 'walk-restart';
 let dir: string;
@@ -35,17 +32,6 @@ async function until(cond: () => boolean, what: string, ms = 300_000): Promise<v
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await sleep(50);
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
 }
 
 /** A throwaway redis-server on `port`, without persistence: a restart loses every key (the worst case). */
@@ -70,40 +56,8 @@ async function startRedis(port: number): Promise<ChildProcess> {
 const urlOf = (s: Scratch) => (s.config.kind === 'postgres' ? s.config.url : '');
 const dbNameOf = (s: Scratch) => new URL(urlOf(s)).pathname.slice(1);
 
-async function sums(s: Scratch) {
-  const db = await createDatabase(s.config);
-  try {
-    return await checksums(db);
-  } finally {
-    await db.close();
-  }
-}
-
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'tongate-restart-'));
-  const node = createDevnetNode({
-    dataDir: dir,
-    litePort: 0,
-    httpPort: 0,
-    blockIntervalMs: 100,
-    sync: false,
-    seed: SEED,
-  });
-  info = await node.start();
-  try {
-    const handle = await startActivity({
-      liteConfig: info.globalConfigFile,
-      wallets: info.walletsFile,
-      seed: SEED,
-      steps: ACTIVITY_CYCLE.length,
-      intervalMs: 0,
-      pollMs: 100,
-      stepTimeoutMs: 60_000,
-    });
-    expect((await handle.done).failed).toBe(0);
-  } finally {
-    await node.stop();
-  }
+  ({ dir, info } = await startDevnetChain({ seed: SEED, stop: true }));
   const reader = await openDevnetStoreReader(info.devnetDir);
   head = (await reader.head())?.mcSeqno ?? 0;
   await reader.close();
@@ -163,7 +117,7 @@ describe('BullMQ backfill through restarts', () => {
     expect(worker.proc.exitCode).toBeNull();
     worker.proc.kill('SIGTERM');
     expect(await worker.exited, worker.err.slice(-15).join('\n')).toBe(0);
-    expect(await sums(pg)).toEqual(reference);
+    expect(await checksumsOf(pg.config)).toEqual(reference);
   }, 600_000);
 
   it('survives PostgreSQL cutting every session again and again for 2 s: the database ends identical', async () => {
@@ -202,6 +156,6 @@ describe('BullMQ backfill through restarts', () => {
     expect(worker.proc.exitCode).toBeNull();
     worker.proc.kill('SIGTERM');
     expect(await worker.exited, worker.err.slice(-15).join('\n')).toBe(0);
-    expect(await sums(pg)).toEqual(reference);
+    expect(await checksumsOf(pg.config)).toEqual(reference);
   }, 600_000);
 });

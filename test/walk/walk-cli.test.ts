@@ -8,20 +8,18 @@
 //    table equals the uninterrupted run's.
 // Field-by-field checks against the chain are test/index/devnet.test.ts's; here the uninterrupted run is the
 // reference, and the counts are checked against the store's own block list.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { Cell } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase } from '../../src/db/index.ts';
-import { ACTIVITY_CYCLE, startActivity } from '../../src/devnet/activity/index.ts';
-import { createDevnetNode, type DevnetInfo } from '../../src/devnet/node/index.ts';
+import type { DevnetInfo } from '../../src/devnet/node/index.ts';
 import { openDevnetStoreReader } from '../../src/devnet/store/index.ts';
 import { listBlockTransactions, loadBlockCell } from '../../src/ton/index.ts';
 import { createScratch, type Scratch } from '../db/setup-database.ts';
-import { checksums } from '../index/support.ts';
+import { type checksums, checksumsOf } from '../index/support.ts';
 import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../queue/support.ts';
 import { type Child, startTongate as start } from '../support/child.ts';
+import { startDevnetChain } from '../support/devnet-chain.ts';
 
 const SEED = 'walk-cli';
 
@@ -48,30 +46,7 @@ const scratches: Scratch[] = [];
 const prefixes: string[] = [];
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'tongate-walk-'));
-  const node = createDevnetNode({
-    dataDir: dir,
-    litePort: 0,
-    httpPort: 0,
-    blockIntervalMs: 100,
-    sync: false,
-    seed: SEED,
-  });
-  info = await node.start();
-  try {
-    const handle = await startActivity({
-      liteConfig: info.globalConfigFile,
-      wallets: info.walletsFile,
-      seed: SEED,
-      steps: ACTIVITY_CYCLE.length,
-      intervalMs: 0,
-      pollMs: 100,
-      stepTimeoutMs: 60_000,
-    });
-    await handle.done;
-  } finally {
-    await node.stop();
-  }
+  ({ dir, info } = await startDevnetChain({ seed: SEED, stop: true }));
   const reader = await openDevnetStoreReader(info.devnetDir);
   try {
     head = (await reader.head())?.mcSeqno ?? 0;
@@ -100,15 +75,6 @@ afterAll(async () => {
   for (const p of prefixes) await deletePrefix(p);
   if (dir) await rm(dir, { recursive: true, force: true });
 });
-
-async function sums(s: Scratch) {
-  const db = await createDatabase(s.config);
-  try {
-    return await checksums(db);
-  } finally {
-    await db.close();
-  }
-}
 
 const urlOf = (s: Scratch) => (s.config.kind === 'postgres' ? s.config.url : '');
 
@@ -143,7 +109,7 @@ describe('tongate walk and work on a devnet store', () => {
     expect(run.out.join('\n')).toContain(`Indexed masterchain blocks 1..${head}: ${head} blocks`);
     // Not a TTY: progress is logged as lines.
     expect(run.err.some((l) => l.includes('"msg":"Updated backfill progress"'))).toBe(true);
-    reference = await sums(pg);
+    reference = await checksumsOf(pg.config);
     expect(reference.index_checkpoints?.rows).toBe(head);
     expect(reference.transactions?.rows).toBeGreaterThan(0);
     // Every block and transaction the store holds (read with the codec straight from its files), once.
@@ -157,7 +123,7 @@ describe('tongate walk and work on a devnet store', () => {
       }),
     );
     expect(await again.exited, again.err.join('\n')).toBe(0);
-    expect(await sums(pg)).toEqual(reference);
+    expect(await checksumsOf(pg.config)).toEqual(reference);
   });
 
   it('embedded backfill into PGlite (--data) gives the same rows', async () => {
@@ -171,7 +137,7 @@ describe('tongate walk and work on a devnet store', () => {
       ),
     );
     expect(await run.exited, run.err.join('\n')).toBe(0);
-    expect(await sums(lite)).toEqual(reference);
+    expect(await checksumsOf(lite.config)).toEqual(reference);
   });
 
   it('BullMQ: a worker killed with SIGKILL mid-run is replaced, and the database ends identical', async () => {
@@ -201,7 +167,7 @@ describe('tongate walk and work on a devnet store', () => {
     expect(await survivor.exited, survivor.err.join('\n')).toBe(0);
     // The victim died holding jobs: the survivor found them stalled and ran them again.
     expect(survivor.err.some((l) => l.includes('"msg":"Recovered stalled job"'))).toBe(true);
-    expect(await sums(pg)).toEqual(reference);
+    expect(await checksumsOf(pg.config)).toEqual(reference);
   });
 
   it('embedded tail follows the head from --from, logs its lag, and stops cleanly on SIGTERM', async () => {
@@ -226,7 +192,7 @@ describe('tongate walk and work on a devnet store', () => {
     expect(lags.at(-1)).toBe(0);
     tail.proc.kill('SIGTERM');
     expect(await tail.exited, tail.err.join('\n')).toBe(0);
-    expect(await sums(pg)).toEqual(reference);
+    expect(await checksumsOf(pg.config)).toEqual(reference);
   });
 });
 

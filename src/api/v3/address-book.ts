@@ -3,10 +3,9 @@
 // testnet; "addr_none" for what is not a std address), the reverse-resolved domain (null until the DNS decoder
 // lands) and the interfaces known from the code hash. One query for the whole page.
 import { Address } from '@ton/core';
-import type { FastifyRequest } from 'fastify';
 import type { Queryable } from '../../db/index.ts';
 import { formatUserFriendlyV3, isUserWalletCode, knownWalletCode } from '../../ton/index.ts';
-import { boolParam, type Query } from './params.ts';
+import type { SqlQuery } from './render/values.ts';
 
 export interface AddressBookEntry {
   user_friendly: string;
@@ -37,6 +36,11 @@ function userFriendly(raw: string, codeHash: string | null, testnet: boolean): s
   }
 }
 
+/** The one statement of an address book: code hashes of the accounts (served by the primary key). */
+export function addressBookQuery(accounts: string[]): SqlQuery {
+  return { sql: 'SELECT account, code_hash FROM latest_account_states WHERE account = ANY($1)', params: [accounts] };
+}
+
 /** Entries for `addresses` (raw upper-case forms; duplicates and nulls ignored), keyed by the raw form. */
 export async function buildAddressBook(
   q: Queryable,
@@ -46,10 +50,8 @@ export async function buildAddressBook(
   const wanted = [...new Set([...addresses].filter((a): a is string => typeof a === 'string' && a.includes(':')))];
   const book: Record<string, AddressBookEntry> = {};
   if (wanted.length === 0) return book;
-  const rows = await q.query<{ account: string; code_hash: string | null }>(
-    'SELECT account, code_hash FROM latest_account_states WHERE account = ANY($1)',
-    [wanted],
-  );
+  const { sql, params } = addressBookQuery(wanted);
+  const rows = await q.query<{ account: string; code_hash: string | null }>(sql, params);
   const codeOf = new Map(rows.rows.map((r) => [r.account, r.code_hash]));
   for (const raw of wanted) book[raw] = entryFor(raw, codeOf.get(raw) ?? null, opts.testnet);
   return book;
@@ -58,17 +60,4 @@ export async function buildAddressBook(
 /** The entry /addressBook gives an input that is not an address at all. */
 export function invalidAddressEntry(): AddressBookEntry {
   return { user_friendly: 'addr_none', domain: null, interfaces: [] };
-}
-
-/** X-No-Address-Book / x_no_address_book (v3-api.md §2.3): the caller wants `address_book: {}`. */
-export function addressBookSkipped(req: FastifyRequest): boolean {
-  return flag(req, 'x-no-address-book', 'x_no_address_book');
-}
-
-/** A per-request switch given as a header or as its query parameter, parsed like any boolean parameter. */
-export function flag(req: FastifyRequest, header: string, query: string): boolean {
-  const h = req.headers[header];
-  const value = (Array.isArray(h) ? h[h.length - 1] : h) ?? undefined;
-  const q: Query = value === undefined ? (req.query as Query) : { [query]: value };
-  return boolParam(q, query) ?? false;
 }

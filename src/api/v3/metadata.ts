@@ -5,7 +5,7 @@
 // routes already answer in the final shape and the decoders only have to fill this function.
 import type { FastifyRequest } from 'fastify';
 import type { Queryable } from '../../db/index.ts';
-import { flag } from './address-book.ts';
+import { requestFlag } from './render/values.ts';
 
 /** One element of token_info. */
 export interface TokenInfo {
@@ -35,5 +35,5 @@ export async function buildMetadata(
 
 /** X-No-Metadata / x_no_metadata (v3-api.md §2.3): the caller wants `metadata: {}`. */
 export function metadataSkipped(req: FastifyRequest): boolean {
-  return flag(req, 'x-no-metadata', 'x_no_metadata');
+  return requestFlag(req, 'x-no-metadata', 'x_no_metadata');
 }

@@ -5,16 +5,9 @@
 //     `sync_utime` = gen_utime of the shard block that holds the account (from the same proof);
 //   - the latest config (tonlib runs get-methods and fee estimates with_last_config, whatever block the state
 //     came from) and the libraries a contract's code refers to.
-// Proofs are checked against the block ids the liteserver names (the account against its shard block).
-import {
-  type Account,
-  type Address,
-  beginCell,
-  type Cell,
-  CellType,
-  Dictionary,
-  type StateInit,
-} from '@ton/core';
+// The account proof is checked against the shard block the liteserver names (as tonlib's check_account_proof
+// does); the shard block's own proof from the masterchain block (shard_proof) is not checked here.
+import { type Account, type Address, beginCell, type Cell, CellType, Dictionary, type StateInit } from '@ton/core';
 import { Functions, type tonNode_blockIdExt } from 'ton-lite-client/dist/schema.js';
 import { CodecError, ProofError } from '../../../common/index.ts';
 import type { LiteMethods } from '../../../lite/index.ts';
@@ -31,14 +24,11 @@ import {
   verifyProofBoc,
   verifyStateProof,
 } from '../../../ton/index.ts';
-import { createV2Cache, type V2Cache } from '../cache.ts';
 import type { V2Context } from '../plugin.ts';
 
 /** The masterchain shard as a signed 64-bit decimal. */
 export const MC_SHARD = '-9223372036854775808';
 
-/** "Latest" answers live this long: a fraction of a block interval (toncenter's C++ server keeps them 1 s). */
-export const HEAD_TTL_MS = 500;
 /** The config changes only at key blocks; tonlib itself refreshes its last config lazily. */
 export const CONFIG_TTL_MS = 10_000;
 /** A library is immutable by hash; its absence is re-checked after this long. */
@@ -68,20 +58,6 @@ export interface AccountAt {
   status: AccountStatusV2;
 }
 
-const caches = new WeakMap<object, V2Cache>();
-
-/** The v2 response cache of this API instance. */
-export function cacheFor(ctx: V2Context): V2Cache {
-  const shared = (ctx as V2Context & { cache?: V2Cache }).cache;
-  if (shared) return shared;
-  let c = caches.get(ctx);
-  if (!c) {
-    c = createV2Cache();
-    caches.set(ctx, c);
-  }
-  return c;
-}
-
 /** The head masterchain block, or the one with `seqno` (tonlib: blocks.lookupBlock, then withBlock). */
 export async function masterchainBlock(lite: LiteMethods, seqno?: number): Promise<tonNode_blockIdExt> {
   if (seqno === undefined) return (await lite.getMasterchainInfo()).last;
@@ -101,6 +77,9 @@ export async function readAccount(lite: LiteMethods, address: Address, block: to
     account: { kind: 'liteServer.accountId', workchain: address.workChain, id: address.hash },
   });
   const what = `account ${address.toRawString()} at ${res.shardblk.workchain}:${res.shardblk.shard}:${res.shardblk.seqno}`;
+  if (res.id.seqno !== block.seqno || !Buffer.from(res.id.rootHash).equals(Buffer.from(block.rootHash))) {
+    throw new ProofError(`${what}: the liteserver answered for masterchain block ${res.id.seqno}, not ${block.seqno}`);
+  }
   let accountCell: Cell | null = null;
   if (res.state.length > 0) {
     try {
@@ -133,14 +112,23 @@ export async function readAccount(lite: LiteMethods, address: Address, block: to
   } catch (e) {
     proofFailure(`${what}: bad account proof`, e);
   }
-  let account: Account | null = null;
-  if (accountCell !== null) {
-    try {
-      account = loadAccountOrNone(accountCell.beginParse());
-    } catch (e) {
-      proofFailure(`${what}: the Account does not decode`, e);
-    }
+  let decoded: DecodedAccount;
+  try {
+    decoded = decodeAccount(accountCell);
+  } catch (e) {
+    proofFailure(`${what}: the Account does not decode`, e);
   }
+  return { address, block: res.id, shardBlock: res.shardblk, syncUtime, lastTransLt, lastTransHash, ...decoded };
+}
+
+export type DecodedAccount = Pick<
+  AccountAt,
+  'accountCell' | 'account' | 'balance' | 'extraCurrencies' | 'code' | 'data' | 'frozenHash' | 'status'
+>;
+
+/** The fields the answers show of an Account cell (null or account_none: a never-used address). */
+export function decodeAccount(accountCell: Cell | null): DecodedAccount {
+  const account = accountCell === null ? null : loadAccountOrNone(accountCell.beginParse());
   let code: Cell | null = null;
   let data: Cell | null = null;
   let frozenHash: Buffer | null = null;
@@ -152,14 +140,8 @@ export async function readAccount(lite: LiteMethods, address: Address, block: to
     frozenHash = Buffer.from(st.stateHash.toString(16).padStart(64, '0'), 'hex');
   }
   return {
-    address,
-    block: res.id,
-    shardBlock: res.shardblk,
-    syncUtime,
     accountCell: account === null ? null : accountCell,
     account,
-    lastTransLt,
-    lastTransHash,
     balance: account?.storage.balance.coins ?? 0n,
     extraCurrencies: extraCurrencyMap(account?.storage.balance.other),
     code,
@@ -180,7 +162,7 @@ export function shardAccountCell(a: AccountAt): Cell {
 
 /** The ConfigParams dictionary root of the newest masterchain state (cached for CONFIG_TTL_MS). */
 export function latestConfig(ctx: V2Context): Promise<Cell> {
-  return cacheFor(ctx).get('emulate:config', CONFIG_TTL_MS, () =>
+  return ctx.cache.get('emulate:config', CONFIG_TTL_MS, () =>
     ctx.lite.withServer(async (lite) => {
       const head = await masterchainBlock(lite);
       const info = await lite.getConfigAll(head);
@@ -231,7 +213,7 @@ export async function librariesFor(ctx: V2Context, code: Cell | null): Promise<C
     const next = new Set<string>();
     const loaded = await Promise.all(
       [...pending].slice(0, 256).map(async (h) => {
-        const lib = await cacheFor(ctx).get(`emulate:lib:${h}`, LIBRARY_TTL_MS, async () => {
+        const lib = await ctx.cache.get(`emulate:lib:${h}`, LIBRARY_TTL_MS, async () => {
           const r = await ctx.lite.getLibraries([Buffer.from(h, 'hex')]);
           const entry = r.result.find((e) => e.hash.toString('hex') === h);
           if (!entry) return null;

@@ -1,8 +1,11 @@
 // The TVM that v2's get-methods and fee estimates run on: @ton/sandbox's Executor (the C++ emulator as WASM), as
 // tonlib runs them locally on the account state it fetched (tonlib/TonlibClient.cpp smc_runGetMethod,
-// Query::estimate_fees). One Executor per process, created on first use; calls run one at a time because the
-// emulator is synchronous WASM behind a promise. A call that aborts the module (a C++ exception surfacing as a bare
-// number) drops the Executor, so the next call starts a fresh one.
+// Query::estimate_fees). One Executor per process, created on first use (compiling the WASM takes about a second);
+// calls run one at a time because the emulator is synchronous WASM behind a promise, so each call also holds this
+// thread's event loop for its duration (a few milliseconds for wallets and tokens; a get-method may use up to
+// GET_METHOD_GAS_LIMIT). Moving it to worker threads, as src/devnet/tvm does for the node, is the way out if that
+// shows up in latency. A call that aborts the module (a C++ exception surfacing as a bare number) drops the
+// Executor, so the next call starts a fresh one.
 import { type Address, Cell, parseTuple, type TupleItem } from '@ton/core';
 import { Executor } from '@ton/sandbox';
 import { HttpError } from '../../../http/errors.ts';

@@ -4,25 +4,10 @@
 // §8). int64 values are decimal strings, int32 values numbers, hashes and BoCs standard base64; balances never
 // negative. Code and data BoCs are serialised as tonlib serialises them (src/ton/stack formatBocBase64).
 import type { Cell } from '@ton/core';
-import type { tonNode_blockIdExt } from 'ton-lite-client/dist/schema.js';
-import { shardToString } from '../../../lite/index.ts';
 import { formatBocBase64, formatFriendlyAddress, knownWalletCode, parseAddress } from '../../../ton/index.ts';
 import type { AccountAt } from '../emulate/chain-state.ts';
-
-export interface BlockIdExtV2 {
-  '@type': 'ton.blockIdExt';
-  workchain: number;
-  shard: string;
-  seqno: number;
-  root_hash: string;
-  file_hash: string;
-}
-
-export interface TransactionIdV2 {
-  '@type': 'internal.transactionId';
-  lt: string;
-  hash: string;
-}
+import { tonBlockIdExt } from './block.ts';
+import { transactionIdJson } from './transaction.ts';
 
 export interface ExtraCurrencyV2 {
   '@type': 'extraCurrency';
@@ -30,25 +15,10 @@ export interface ExtraCurrencyV2 {
   amount: string;
 }
 
-/** ton.blockIdExt: shard as a signed 64-bit decimal. */
-export function blockIdV2(id: tonNode_blockIdExt): BlockIdExtV2 {
-  return {
-    '@type': 'ton.blockIdExt',
-    workchain: id.workchain,
-    shard: shardToString(id.shard),
-    seqno: id.seqno,
-    root_hash: Buffer.from(id.rootHash).toString('base64'),
-    file_hash: Buffer.from(id.fileHash).toString('base64'),
-  };
-}
-
-/** internal.transactionId; a never-used account has lt "0" and 32 zero bytes. */
-export function transactionIdV2(lt: bigint, hash: Buffer): TransactionIdV2 {
-  return { '@type': 'internal.transactionId', lt: lt.toString(), hash: hash.toString('base64') };
-}
-
 export function extraCurrenciesV2(m: Map<number, bigint>): ExtraCurrencyV2[] {
-  return [...m].sort(([a], [b]) => a - b).map(([id, amount]) => ({ '@type': 'extraCurrency', id, amount: amount.toString() }));
+  return [...m]
+    .sort(([a], [b]) => a - b)
+    .map(([id, amount]) => ({ '@type': 'extraCurrency', id, amount: amount.toString() }));
 }
 
 function boc(c: Cell | null): string {
@@ -67,8 +37,8 @@ export function rawFullAccountStateV2(a: AccountAt, suspended: boolean) {
     extra_currencies: extraCurrenciesV2(a.extraCurrencies),
     code: boc(a.code),
     data: boc(a.data),
-    last_transaction_id: transactionIdV2(a.lastTransLt, a.lastTransHash),
-    block_id: blockIdV2(a.block),
+    last_transaction_id: transactionIdJson(a.lastTransLt, a.lastTransHash),
+    block_id: tonBlockIdExt(a.block),
     frozen_hash: hashB64(a.frozenHash),
     sync_utime: a.syncUtime,
     state: a.status,
@@ -99,7 +69,7 @@ export function walletInformationV2(a: AccountAt) {
     wallet: false,
     balance: a.balance.toString(),
     account_state: a.status,
-    last_transaction_id: transactionIdV2(a.lastTransLt, a.lastTransHash),
+    last_transaction_id: transactionIdJson(a.lastTransLt, a.lastTransHash),
   };
   const known = a.code ? knownWalletCode(a.code.hash()) : undefined;
   if (!known?.v2Type || a.data === null) return base;
@@ -111,13 +81,34 @@ export function walletInformationV2(a: AccountAt) {
 // tonlib's own wallet detection for getExtendedAddressInformation (AccountState::guess_type with the code hashes of
 // smc-envelope/SmartContractCode.cpp): the legacy set only; v5 and everything else is raw.accountState.
 const TONLIB_CODES = new Map<string, { type: string; revision: number; data: 'seqno_id' | 'id_only' }>([
-  ['b61041a58a7980b946e8fb9e198e3c904d24799ffa36574ea4251c41a566f581', { type: 'wallet.v3.accountState', revision: 1, data: 'seqno_id' }],
-  ['84dafa449f98a6987789ba232358072bc0f76dc4524002a5d0918b9a75d2d599', { type: 'wallet.v3.accountState', revision: 2, data: 'seqno_id' }],
-  ['feb5ff6820e2ff0d9483e7e0d62c817d846789fb4ae580c878866d959dabd5c0', { type: 'wallet.v4.accountState', revision: 2, data: 'seqno_id' }],
-  ['d8cdbbb79f2c5caa677ac450770be0351be21e1250486de85cc52aa33dd16484', { type: 'wallet.highload.v1.accountState', revision: 1, data: 'seqno_id' }],
-  ['368c03972e5f4c24412b818652de1de2a2630d1c011609999dff745fb36849ad', { type: 'wallet.highload.v1.accountState', revision: 2, data: 'seqno_id' }],
-  ['8ceb45b3cd4b5cc60eaae1c13b9c092392677fe536b2e9b2d801b62eff931fe1', { type: 'wallet.highload.v2.accountState', revision: 1, data: 'id_only' }],
-  ['0b3a887aeacd2a7d40bb5550bc9253156a029065aefb6d6b583735d58da9d5be', { type: 'wallet.highload.v2.accountState', revision: 2, data: 'id_only' }],
+  [
+    'b61041a58a7980b946e8fb9e198e3c904d24799ffa36574ea4251c41a566f581',
+    { type: 'wallet.v3.accountState', revision: 1, data: 'seqno_id' },
+  ],
+  [
+    '84dafa449f98a6987789ba232358072bc0f76dc4524002a5d0918b9a75d2d599',
+    { type: 'wallet.v3.accountState', revision: 2, data: 'seqno_id' },
+  ],
+  [
+    'feb5ff6820e2ff0d9483e7e0d62c817d846789fb4ae580c878866d959dabd5c0',
+    { type: 'wallet.v4.accountState', revision: 2, data: 'seqno_id' },
+  ],
+  [
+    'd8cdbbb79f2c5caa677ac450770be0351be21e1250486de85cc52aa33dd16484',
+    { type: 'wallet.highload.v1.accountState', revision: 1, data: 'seqno_id' },
+  ],
+  [
+    '368c03972e5f4c24412b818652de1de2a2630d1c011609999dff745fb36849ad',
+    { type: 'wallet.highload.v1.accountState', revision: 2, data: 'seqno_id' },
+  ],
+  [
+    '8ceb45b3cd4b5cc60eaae1c13b9c092392677fe536b2e9b2d801b62eff931fe1',
+    { type: 'wallet.highload.v2.accountState', revision: 1, data: 'id_only' },
+  ],
+  [
+    '0b3a887aeacd2a7d40bb5550bc9253156a029065aefb6d6b583735d58da9d5be',
+    { type: 'wallet.highload.v2.accountState', revision: 2, data: 'id_only' },
+  ],
 ]);
 
 function extendedState(a: AccountAt): { state: Record<string, unknown>; revision: number } {
@@ -133,7 +124,8 @@ function extendedState(a: AccountAt): { state: Record<string, unknown>; revision
   // tonlib reads these as uint32 (static_cast<td::uint32> in to_wallet_*_accountState).
   const s = a.data.beginParse();
   try {
-    if (known.data === 'id_only') return { state: { '@type': known.type, wallet_id: s.loadUint(32) }, revision: known.revision };
+    if (known.data === 'id_only')
+      return { state: { '@type': known.type, wallet_id: s.loadUint(32) }, revision: known.revision };
     const seqno = s.loadUint(32);
     return { state: { '@type': known.type, wallet_id: s.loadUint(32), seqno }, revision: known.revision };
   } catch {
@@ -160,8 +152,8 @@ export function fullAccountStateV2(a: AccountAt, addressText: string, testnet: b
     },
     balance: a.balance.toString(),
     extra_currencies: extraCurrenciesV2(a.extraCurrencies),
-    last_transaction_id: transactionIdV2(a.lastTransLt, a.lastTransHash),
-    block_id: blockIdV2(a.block),
+    last_transaction_id: transactionIdJson(a.lastTransLt, a.lastTransHash),
+    block_id: tonBlockIdExt(a.block),
     sync_utime: a.syncUtime,
     account_state: state,
     revision,

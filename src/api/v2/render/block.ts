@@ -3,6 +3,7 @@
 // the queue sizes. Numbers follow tonlib's JSON: int64 as decimal strings (shard signed), int32 as numbers,
 // hashes and bytes as standard base64.
 import type { Cell } from '@ton/core';
+import { ProofError } from '../../../common/index.ts';
 import type {
   LiteServerBlockLinkBack,
   LiteServerOutMsgQueueSizes,
@@ -10,7 +11,6 @@ import type {
   LiteServerSignatureSet,
 } from '../../../lite/index.ts';
 import {
-  type BlockIdExt,
   type BlockInfo,
   loadBlockInfo,
   parseBoc,
@@ -19,7 +19,6 @@ import {
   shardIdOf,
   verifyBlockProof,
 } from '../../../ton/index.ts';
-import { ProofError } from '../../../common/index.ts';
 
 /** A block id as any of our sources hold it: shard as bigint (signed or not) or as a decimal string. */
 export interface AnyBlockId {
@@ -65,7 +64,11 @@ export function tonBlockIdExt(id: AnyBlockId): TonBlockIdExtJson {
 }
 
 /** tonlib names the zero state with shard 0 and seqno 0 in blocks.masterchainInfo.init. */
-export function zeroStateIdExt(z: { workchain: number; rootHash: Uint8Array; fileHash: Uint8Array }): TonBlockIdExtJson {
+export function zeroStateIdExt(z: {
+  workchain: number;
+  rootHash: Uint8Array;
+  fileHash: Uint8Array;
+}): TonBlockIdExtJson {
   return {
     '@type': 'ton.blockIdExt',
     workchain: z.workchain,
@@ -98,16 +101,6 @@ export function sameId(a: AnyBlockId, b: AnyBlockId): boolean {
     Buffer.from(a.rootHash).equals(Buffer.from(b.rootHash)) &&
     Buffer.from(a.fileHash).equals(Buffer.from(b.fileHash))
   );
-}
-
-export function toBlockIdExt(id: AnyBlockId): BlockIdExt {
-  return {
-    workchain: id.workchain,
-    shard: unsignedShard(id.shard),
-    seqno: id.seqno,
-    rootHash: Buffer.from(id.rootHash),
-    fileHash: Buffer.from(id.fileHash),
-  };
 }
 
 /**
@@ -193,7 +186,10 @@ export function shardsJson(shards: AnyBlockId[]) {
 }
 
 /** blocks.shortTxId: `account` is "<workchain of the block>:<lower-case hex>". */
-export function shortTxIdJson(workchain: number, t: { mode: number; account: Uint8Array; lt: bigint | string; hash: Uint8Array }) {
+export function shortTxIdJson(
+  workchain: number,
+  t: { mode: number; account: Uint8Array; lt: bigint | string; hash: Uint8Array },
+) {
   return {
     '@type': 'blocks.shortTxId',
     mode: t.mode,

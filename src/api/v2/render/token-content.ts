@@ -11,7 +11,17 @@ import { createHash } from 'node:crypto';
 import { Address, type Cell, Dictionary, type DictionaryValue, type Slice, type TupleItem } from '@ton/core';
 import { formatFriendlyAddress } from '../../../ton/index.ts';
 
-const ATTRIBUTES = ['uri', 'name', 'description', 'image', 'image_data', 'symbol', 'decimals', 'amount_style', 'render_type'];
+const ATTRIBUTES = [
+  'uri',
+  'name',
+  'description',
+  'image',
+  'image_data',
+  'symbol',
+  'decimals',
+  'amount_style',
+  'render_type',
+];
 const MAX_TEXT_BYTES = 8 * 1024;
 
 export type TokenContentV2 = { type: 'offchain'; data: string } | { type: 'onchain'; data: Record<string, string> };
@@ -121,24 +131,29 @@ export function addressFromStackEntry(item: TupleItem | undefined, testnet: bool
   if (!item || (item.type !== 'cell' && item.type !== 'slice')) {
     throw new TokenDataError('stackEntryCell or stackEntrySlice expected');
   }
-  const s = item.cell.beginParse(true);
-  const kind = s.loadUint(2);
-  if (kind === 0) return '';
-  if (kind === 1) throw new TokenDataError('addr_ext is not supported');
-  if (kind === 3) throw new TokenDataError('addr_var is not supported');
-  if (s.loadBit()) throw new TokenDataError('anycast is not supported');
-  const wc = s.loadInt(8);
-  const hash = s.loadBuffer(32);
-  return formatFriendlyAddress(new Address(wc, hash), { bounceable: true, testOnly: testnet, urlSafe: true });
+  try {
+    const s = item.cell.beginParse(true);
+    const kind = s.loadUint(2);
+    if (kind === 0) return '';
+    if (kind === 1) throw new TokenDataError('addr_ext is not supported');
+    if (kind === 3) throw new TokenDataError('addr_var is not supported');
+    if (s.loadBit()) throw new TokenDataError('anycast is not supported');
+    const wc = s.loadInt(8);
+    const hash = s.loadBuffer(32);
+    return formatFriendlyAddress(new Address(wc, hash), { bounceable: true, testOnly: testnet, urlSafe: true });
+  } catch (e) {
+    if (e instanceof TokenDataError) throw e;
+    throw new TokenDataError(`Failed to parse address: ${(e as Error).message}`);
+  }
 }
 
 /** A number entry as a decimal string. */
 export function numberFromStackEntry(item: TupleItem | undefined): bigint {
-  if (!item || item.type !== 'int') throw new TokenDataError('stackEntryNumber expected');
+  if (item?.type !== 'int') throw new TokenDataError('stackEntryNumber expected');
   return item.value;
 }
 
 export function cellFromStackEntry(item: TupleItem | undefined, position: number): Cell {
-  if (!item || item.type !== 'cell') throw new TokenDataError(`stackEntryCell expected at ${position} position`);
+  if (item?.type !== 'cell') throw new TokenDataError(`stackEntryCell expected at ${position} position`);
   return item.cell;
 }

@@ -3,8 +3,7 @@
 import type { OpenApiDocument } from './document.ts';
 import type { Schema } from './schemas.ts';
 
-const esc = (s: unknown): string =>
-  String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const esc = (s: unknown): string => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const REF = '#/components/schemas/';
 
@@ -73,7 +72,10 @@ export function renderDocsPage(doc: OpenApiDocument, documentUrl: string): strin
             `<tr><td><code>${esc(p.name)}</code>${p.required ? ' <span class="req">required</span>' : ''}</td><td>${esc(p.in)}</td><td>${typeHtml(p.schema as Schema)}</td><td>${esc(p.description ?? '')}</td></tr>`,
         )
         .join('');
-      const responses = op.responses as Record<string, { description: string; content?: Record<string, { schema: Schema }> }>;
+      const responses = op.responses as Record<
+        string,
+        { description: string; content?: Record<string, { schema: Schema }> }
+      >;
       const ok = responses['200']?.content?.['application/json']?.schema;
       const errors = Object.entries(responses)
         .filter(([status]) => status !== '200')

@@ -113,9 +113,8 @@ describe('v3 OpenAPI document', () => {
           expect(p).toMatchObject({ name: expect.any(String), in: expect.stringMatching(/^(query|header)$/) });
           expect(String(p.description).length, `${path} ${String(p.name)}`).toBeGreaterThan(5);
         }
-        const ok = (o.responses['200'] as { content: Record<string, { schema: unknown }> }).content[
-          'application/json'
-        ]!.schema;
+        const ok = (o.responses['200'] as { content: Record<string, { schema: unknown }> }).content['application/json']!
+          .schema;
         const json = JSON.stringify(openApiToJsonSchema(ok)).replace(/"#\/definitions\//g, '"doc#/definitions/');
         expect(() => ajv.compile(JSON.parse(json)), `${method} ${path}`).not.toThrow();
       }

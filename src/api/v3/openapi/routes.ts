@@ -50,7 +50,11 @@ const ANY_HASH = '64 hex digits (0x optional) or 44-character base64 / base64url
 
 function page(defaultLimit = 10): ParamDoc[] {
   return [
-    q('limit', `Rows to return, 1 to 1000 (default ${defaultLimit}; smaller values count as 1).`, int32({ minimum: 1, maximum: 1000, default: defaultLimit })),
+    q(
+      'limit',
+      `Rows to return, 1 to 1000 (default ${defaultLimit}; smaller values count as 1).`,
+      int32({ minimum: 1, maximum: 1000, default: defaultLimit }),
+    ),
     q('offset', 'Rows to skip; with limit, pages through the result.', int32({ minimum: 0, default: 0 })),
   ];
 }
@@ -276,10 +280,7 @@ export const ROUTES: RouteDoc[] = [
     summary: 'Address book',
     description:
       'User-friendly form, domain and interfaces of each address, keyed by the address exactly as sent. A string that is no address gets user_friendly "addr_none".',
-    params: [
-      q('address', `Addresses ${ANY_ADDRESS}; repeatable; at least one.`, many(), true),
-      TIMEOUT,
-    ],
+    params: [q('address', `Addresses ${ANY_ADDRESS}; repeatable; at least one.`, many(), true), TIMEOUT],
     response: schemaRef('AddressBook'),
   },
   {
@@ -289,10 +290,7 @@ export const ROUTES: RouteDoc[] = [
     summary: 'Token metadata',
     description:
       'Metadata of the addresses that are jetton masters, jetton wallets, NFT collections or NFT items, keyed by raw address; other addresses are absent.',
-    params: [
-      q('address', `Addresses ${ANY_ADDRESS}; repeatable; at least one.`, many(), true),
-      TIMEOUT,
-    ],
+    params: [q('address', `Addresses ${ANY_ADDRESS}; repeatable; at least one.`, many(), true), TIMEOUT],
     response: schemaRef('Metadata'),
   },
   {

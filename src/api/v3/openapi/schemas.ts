@@ -80,7 +80,8 @@ const messageContent = obj({
   decoded: nullable({
     type: 'object',
     additionalProperties: true,
-    description: 'the decoded body with an "@type" key (text comments: {"type":"text_comment","comment":…}); null when not decoded',
+    description:
+      'the decoded body with an "@type" key (text comments: {"type":"text_comment","comment":…}); null when not decoded',
   }),
 });
 

@@ -1,7 +1,7 @@
 // Block rows as v3 JSON (v3-api.md §4.1, ton-index-go models.Block): 64-bit numbers as strings, shard as
 // unsigned hex, hashes base64, masterchain_block_ref and prev_blocks as BlockId objects.
 import type { Row } from '../../../db/index.ts';
-import { blockIdJson, type BlockIdJson, shardHex, str } from './values.ts';
+import { type BlockIdJson, blockIdJson, shardHex, str } from './values.ts';
 
 /**
  * The columns every block query selects, from `blocks B`. prev_blocks is a blockid[] composite array, which

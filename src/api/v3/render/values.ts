@@ -26,7 +26,9 @@ export function num(v: unknown): number | null {
  * masterchain is "8000000000000000" and a deep basechain shard such as 0x0800… prints as "800000000000000".
  */
 export function shardHex(shard: unknown): string {
-  return BigInt.asUintN(64, BigInt(shard as bigint)).toString(16).toUpperCase();
+  return BigInt.asUintN(64, BigInt(shard as bigint))
+    .toString(16)
+    .toUpperCase();
 }
 
 export interface BlockIdJson {

@@ -1,13 +1,14 @@
 // /accountStates, /walletStates, /addressBook, /metadata, /topAccountsByBalance (v3-api.md §3.2).
 import type { FastifyRequest } from 'fastify';
 import type { Queryable } from '../../../db/index.ts';
-import { addressBookSkipped, buildAddressBook, invalidAddressEntry } from '../address-book.ts';
+import { buildAddressBook, invalidAddressEntry } from '../address-book.ts';
 import { buildMetadata, metadataSkipped } from '../metadata.ts';
 import {
   boolParam,
   hashListParam,
   invalid,
   listParam,
+  type Page,
   pageParams,
   parseAddressParam,
   type Query,
@@ -22,6 +23,7 @@ import {
   asAccountStateRow,
   walletStateJson,
 } from '../render/account.ts';
+import { addressBookFor, type SqlQuery } from '../render/values.ts';
 import { parseWalletState } from '../wallet-state.ts';
 
 /** toncenter answers at most 1000 account rows per request (its query ends with LIMIT 1000). */
@@ -49,6 +51,25 @@ function tryRaw(address: string): string | null {
   }
 }
 
+/** /accountStates and /walletStates: the rows of `accounts`, optionally only those running one of `codeHashes`. */
+export function latestStatesQuery(accounts: string[], codeHashes: string[], withData: boolean): SqlQuery {
+  const where = new Where();
+  where.add(`account = ANY(${where.value(accounts)})`);
+  if (codeHashes.length > 0) where.add(`code_hash = ANY(${where.value(codeHashes)})`);
+  // ORDER BY account: toncenter leaves the order unspecified; a stable one costs a sort of <= 1000 rows.
+  const sql = `SELECT ${ACCOUNT_STATE_COLUMNS}, ${withData ? 'data_boc' : 'NULL AS data_boc'}
+    FROM latest_account_states ${where.sql()} ORDER BY account LIMIT ${MAX_ACCOUNT_ROWS}`;
+  return { sql, params: where.params };
+}
+
+/** /topAccountsByBalance: by balance (index latest_account_states_index_1), ties by account. */
+export function topAccountsQuery(page: Pick<Page, 'limit' | 'offset'>): SqlQuery {
+  return {
+    sql: 'SELECT account, balance FROM latest_account_states ORDER BY balance DESC, account LIMIT $1 OFFSET $2',
+    params: [page.limit, page.offset],
+  };
+}
+
 /** The latest states of `accounts` (optionally only those running one of `codeHashes`), with the sections. */
 async function readAccountStates(
   ctx: V3Context,
@@ -57,16 +78,11 @@ async function readAccountStates(
   codeHashes: string[],
   withData: boolean,
 ): Promise<{ rows: AccountStateRow[]; book: Record<string, unknown>; metadata: Record<string, unknown> }> {
-  const where = new Where();
-  where.add(`account = ANY(${where.value(accounts)})`);
-  if (codeHashes.length > 0) where.add(`code_hash = ANY(${where.value(codeHashes)})`);
-  // ORDER BY account: toncenter leaves the order unspecified; a stable one costs a sort of <= 1000 rows.
-  const sql = `SELECT ${ACCOUNT_STATE_COLUMNS}, ${withData ? 'data_boc' : 'NULL AS data_boc'}
-    FROM latest_account_states ${where.sql()} ORDER BY account LIMIT ${MAX_ACCOUNT_ROWS}`;
+  const { sql, params } = latestStatesQuery(accounts, codeHashes, withData);
   return ctx.read(req, async (q: Queryable) => {
-    const rows = (await q.query(sql, where.params)).rows.map(asAccountStateRow);
+    const rows = (await q.query(sql, params)).rows.map(asAccountStateRow);
     const found = rows.map((r) => r.account);
-    const book = found.length > 0 && !addressBookSkipped(req) ? await buildAddressBook(q, found, ctx) : {};
+    const book = found.length > 0 ? await addressBookFor(req, q, found, ctx.testnet) : {};
     const metadata = found.length > 0 && !metadataSkipped(req) ? await buildMetadata(q, found) : {};
     return { rows, book, metadata };
   });
@@ -120,12 +136,8 @@ export const accountRoutes: V3RouteGroup = (app, ctx) => {
     // limit and offset only: toncenter ignores `sort` here, so a stray one must not fail the request.
     const { sort: _ignored, ...q } = req.query as Query;
     const page = pageParams(q, { maxLimit: ctx.maxLimit, defaultLimit: ctx.defaultLimit });
-    const rows = await ctx.query<{ account: string; balance: bigint }>(
-      req,
-      `SELECT account, balance FROM latest_account_states ORDER BY balance DESC, account
-       LIMIT $1 OFFSET $2`,
-      [page.limit, page.offset],
-    );
+    const { sql, params } = topAccountsQuery(page);
+    const rows = await ctx.query<{ account: string; balance: bigint }>(req, sql, params);
     return rows.map(accountBalanceJson);
   });
 };

@@ -11,11 +11,11 @@ import {
   hashParam,
   invalid,
   ltParam,
+  oneParam,
   type Page,
   pageParams,
   parseOpcode,
   type Query,
-  oneParam,
   required,
   Where,
 } from '../params.ts';
@@ -164,7 +164,9 @@ export async function renderTransactions(
 ): Promise<{ transactions: Record<string, unknown>[]; address_book: Record<string, unknown> }> {
   if (rows.length === 0) return { transactions: [], address_book: {} };
   const mq = transactionMessagesQuery(rows.map((r) => r.hash as string));
-  const sq = accountStatesQuery(rows.flatMap((r) => [r.account_state_hash_before, r.account_state_hash_after]) as string[]);
+  const sq = accountStatesQuery(
+    rows.flatMap((r) => [r.account_state_hash_before, r.account_state_hash_after]) as string[],
+  );
   const msgs = (await q.query(mq.sql, mq.params)).rows;
   const states = new Map((await q.query(sq.sql, sq.params)).rows.map((s) => [s.hash as string, s]));
   const byTx = new Map<string, Row[]>();
