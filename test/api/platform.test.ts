@@ -204,7 +204,7 @@ describe('rate limits (managed profile)', () => {
       const v2 = await burst(5, () => call(base, '/api/v2/getMasterchainInfo'));
       expect([v3.ok, v3.limited.length, v2.ok, v2.limited.length]).toEqual([1, 4, 1, 4]);
       for (const r of v3.limited) {
-        expect(r.body).toEqual({ error: 'Ratelimit exceeded' });
+        expect(r.body).toEqual({ ok: false, result: 'Ratelimit exceed', code: 429 });
         expect(r.headers.get('retry-after')).toBe('1');
       }
       for (const r of v2.limited) expect(r.body).toMatchObject({ ok: false, error: 'Ratelimit exceeded', code: 429 });

@@ -1,6 +1,6 @@
 // Query parameters of v3 as toncenter parses them (v3-api.md §2.3-2.9): addresses in any form normalised
 // to raw upper-case, hashes in hex or base64(url) normalised to standard base64, shard as hex or signed
-// decimal, opcode as hex or signed 32-bit decimal, limit/offset/sort, lt and utime windows. Every
+// decimal (render/filters.ts shardParam), opcode as hex or signed 32-bit decimal, limit/offset/sort, lt and utime windows. Every
 // parser throws HttpError 422 with a message naming the parameter, so routes never see bad input.
 import { HttpError } from '../../http/errors.ts';
 import { normalizeAddressV3 } from '../../ton/address/index.ts';
@@ -71,26 +71,6 @@ export function hashParam(q: Query, name: string): string | undefined {
 
 export function hashListParam(q: Query, name: string): string[] {
   return listParam(q, name).map((v) => parseHash(v, name));
-}
-
-const INT64_MIN = -(1n << 63n);
-const UINT64_MAX = (1n << 64n) - 1n;
-
-/** Shard: hex (with or without 0x, as the API prints it) or signed decimal -> signed 64-bit for the DB. */
-export function parseShard(value: string, name = 'shard'): bigint {
-  let n: bigint | undefined;
-  if (/^-\d{1,20}$/.test(value)) n = BigInt(value);
-  else if (/^0[xX][0-9a-fA-F]{1,16}$/.test(value) || /^[0-9a-fA-F]{16}$/.test(value)) {
-    n = BigInt(value.startsWith('0x') || value.startsWith('0X') ? value : `0x${value}`);
-  } else if (/^\d{1,20}$/.test(value)) n = BigInt(value);
-  if (n === undefined || n < INT64_MIN || n > UINT64_MAX) throw invalid(`invalid ${name}: '${value.slice(0, 40)}'`);
-  return n > (1n << 63n) - 1n ? n - (1n << 64n) : n;
-}
-
-/** A signed 64-bit shard id as toncenter prints it: unsigned upper-case hex, 16 digits. */
-export function formatShard(shard: bigint | string | number): string {
-  const n = BigInt(shard);
-  return (n < 0n ? n + (1n << 64n) : n).toString(16).toUpperCase().padStart(16, '0');
 }
 
 export function intParam(q: Query, name: string, opts: { min?: number; max?: number } = {}): number | undefined {

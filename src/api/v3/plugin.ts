@@ -61,7 +61,9 @@ export function v3Plugin(opts: V3Options): FastifyPluginAsync {
           : m.status === 500 && !(err instanceof HttpError)
             ? `internal server error: ${m.message}`
             : m.message;
-      reply.code(m.status).headers(m.headers).send({ error: message });
+      // A limited request gets the body toncenter's gateway sends in front of v3 (v3-api.md §2.2).
+      const body = m.status === 429 ? { ok: false, result: 'Ratelimit exceed', code: 429 } : { error: message };
+      reply.code(m.status).headers(m.headers).send(body);
     });
     app.setNotFoundHandler((req, reply) => {
       reply.code(404).send({ error: `no route ${req.method} ${req.url.split('?')[0]}` });

@@ -22,7 +22,6 @@ export function requiredSeqno(q: Query, name = 'seqno'): number {
 /**
  * shard as toncenter's ShardIdConverter reads it: hex first (optional 0x, 1-16 digits, so the unpadded
  * "800000000000000" we print reads back), then signed decimal; -> the signed 64-bit id blocks.shard stores.
- * (params.ts parseShard reads short bare digits as decimal, which would not round-trip our output.)
  */
 export function shardParam(q: Query, name = 'shard'): bigint | undefined {
   const v = oneParam(q, name);
