@@ -373,11 +373,14 @@ describe('GET /api/v3/topAccountsByBalance', () => {
     ).toEqual(wallets.map((w) => w.raw.toUpperCase()).sort());
   });
 
-  it('pages with limit and offset (default 10; limit below 1 counts as 1; sort is ignored)', async () => {
+  it('pages with limit and offset (default 10; limit below 1 refused; sort is ignored)', async () => {
     const all = (await get('/api/v3/topAccountsByBalance?limit=1000')).body;
     expect((await get('/api/v3/topAccountsByBalance')).body).toEqual(all.slice(0, 10));
     expect((await get('/api/v3/topAccountsByBalance?limit=3&offset=2')).body).toEqual(all.slice(2, 5));
-    expect((await get('/api/v3/topAccountsByBalance?limit=0')).body).toEqual(all.slice(0, 1));
+    expect(await get('/api/v3/topAccountsByBalance?limit=0')).toMatchObject({
+      status: 422,
+      body: { error: 'limit is not allowed: 0 < 1' },
+    });
     expect((await get('/api/v3/topAccountsByBalance?limit=5&sort=whatever')).body).toEqual(all.slice(0, 5));
     expect((await get(`/api/v3/topAccountsByBalance?offset=${all.length}`)).body).toEqual([]);
   });

@@ -131,7 +131,10 @@ export function pageParams(
   let limit = opts.defaultLimit;
   if (lim !== undefined) {
     if (!/^-?\d+$/.test(lim)) throw invalid(`invalid limit: '${lim.slice(0, 20)}' is not an integer`);
-    limit = Math.max(1, Number(lim));
+    limit = Number(lim);
+    // toncenter raises limit < 1 to 1; a limit of 0 or below is almost always a caller's bug, so it is
+    // refused with the range instead (issue 6), like a limit above the maximum.
+    if (limit < 1) throw invalid(`limit is not allowed: ${limit} < 1`);
     if (limit > opts.maxLimit) throw invalid(`limit is not allowed: ${limit} > ${opts.maxLimit}`);
   }
   const offset = intParam(q, 'offset', { min: 0 }) ?? 0;

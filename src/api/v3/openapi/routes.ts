@@ -52,7 +52,7 @@ function page(defaultLimit = 10): ParamDoc[] {
   return [
     q(
       'limit',
-      `Rows to return, 1 to 1000 (default ${defaultLimit}; smaller values count as 1).`,
+      `Rows to return, 1 to 1000 (default ${defaultLimit}; 0 or less, or more than 1000, is refused with 422).`,
       int32({ minimum: 1, maximum: 1000, default: defaultLimit }),
     ),
     q('offset', 'Rows to skip; with limit, pages through the result.', int32({ minimum: 0, default: 0 })),
