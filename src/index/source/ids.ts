@@ -12,23 +12,6 @@ export function blockKey(id: { workchain: number; shard: bigint; seqno: number }
   return `${id.workchain}:${BigInt.asUintN(64, id.shard).toString(16).padStart(16, '0')}:${id.seqno}`;
 }
 
-/** A block id from a TL tonNode.blockIdExt (shard as a signed decimal string or bigint). */
-export function fromTlId(id: {
-  workchain: number;
-  shard: string | bigint;
-  seqno: number;
-  rootHash: Buffer;
-  fileHash: Buffer;
-}): BlockIdExt {
-  return {
-    workchain: id.workchain,
-    shard: BigInt.asUintN(64, BigInt(id.shard)),
-    seqno: id.seqno,
-    rootHash: Buffer.from(id.rootHash),
-    fileHash: Buffer.from(id.fileHash),
-  };
-}
-
 /** Parses block file bytes and checks them against the id they were fetched for. */
 export function checkedBlock(id: BlockIdExt, bytes: Buffer, root?: Cell | null): FetchedBlock {
   const fileHash = createHash('sha256').update(bytes).digest();

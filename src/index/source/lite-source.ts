@@ -7,8 +7,8 @@ import { Functions } from 'ton-lite-client/dist/schema.js';
 import { IndexError } from '../../common/index.ts';
 import type { LitePool } from '../../lite/index.ts';
 import { toBlockIdExt } from '../../lite/index.ts';
-import { verifyProofBoc } from '../../ton/index.ts';
-import { blockKey, checkedBlock, fromTlId, MC_SHARD } from './ids.ts';
+import { blockIdFromTl, verifyProofBoc } from '../../ton/index.ts';
+import { blockKey, checkedBlock, MC_SHARD } from './ids.ts';
 import { mapLimit } from './limit.ts';
 import { ACCOUNT_NONE, accountInState } from './state-update.ts';
 import type { AccountStateAfter, BlockSource, FetchedBlock } from './types.ts';
@@ -33,7 +33,7 @@ export function createLiteSource(pool: LitePool, opts: LiteSourceOptions = {}): 
       const head = (await pool.getMasterchainInfo()).last.seqno;
       if (seqno > head) return null;
       const header = await pool.lookupBlock({ workchain: -1, shard: MC_SHARD, seqno });
-      const id = fromTlId(header.id);
+      const id = blockIdFromTl(header.id);
       if (id.workchain !== -1 || id.seqno !== seqno) {
         throw new IndexError('TG_INDEX_SOURCE', `lookupBlock -1:${seqno} answered ${blockKey(id)}`);
       }

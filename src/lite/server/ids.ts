@@ -1,6 +1,6 @@
 // Block ids and shard arithmetic as the node does them (ton/ton-types.h, crypto/block/block.h): TL carries the
 // shard as a signed 64-bit `long`, the view and src/ton use the unsigned id with its terminating 1 bit.
-import { type BlockIdExt, lowerBit } from '../../ton/index.ts';
+import { type BlockIdExt, blockIdFromTl, lowerBit } from '../../ton/index.ts';
 import type { TonNodeBlockIdExt } from '../tl/index.ts';
 import { MASTERCHAIN, SHARD_ALL } from './chain-view.ts';
 
@@ -11,21 +11,8 @@ export function toUnsigned64(x: bigint): bigint {
   return BigInt.asUintN(64, x);
 }
 
-export function fromTlBlockId(id: {
-  workchain: number;
-  shard: bigint;
-  seqno: number;
-  rootHash: Buffer;
-  fileHash: Buffer;
-}): BlockIdExt {
-  return {
-    workchain: id.workchain,
-    shard: toUnsigned64(id.shard),
-    seqno: id.seqno,
-    rootHash: id.rootHash,
-    fileHash: id.fileHash,
-  };
-}
+/** The TL id (signed shard) as the view's BlockIdExt (unsigned shard). */
+export const fromTlBlockId = blockIdFromTl;
 
 export function toTlBlockId(id: BlockIdExt): TonNodeBlockIdExt {
   return {

@@ -130,6 +130,26 @@ export function sameBlockId(a: BlockIdExt, b: BlockIdExt): boolean {
   );
 }
 
+/**
+ * A BlockIdExt from the TL form (tonNode.blockIdExt), whose shard is a signed 64-bit value (bigint or its
+ * decimal string); the hashes are copied so the id does not pin the answer's buffer.
+ */
+export function blockIdFromTl(id: {
+  workchain: number;
+  shard: string | bigint;
+  seqno: number;
+  rootHash: Uint8Array;
+  fileHash: Uint8Array;
+}): BlockIdExt {
+  return {
+    workchain: id.workchain,
+    shard: BigInt.asUintN(64, BigInt(id.shard)),
+    seqno: id.seqno,
+    rootHash: Buffer.from(id.rootHash),
+    fileHash: Buffer.from(id.fileHash),
+  };
+}
+
 /** A block's id where the file hash may be unknown (a block decoded from its root cell alone). */
 export type BlockId = Omit<BlockIdExt, 'fileHash'> & { fileHash: Buffer | null };
 
