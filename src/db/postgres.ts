@@ -33,27 +33,53 @@ const ignore = () => {};
 /**
  * A client taken from the pool. While checked out a client's socket errors are emitted on the client
  * itself (the pool listens only to idle ones); the failing query rejects as well, so the event only
- * needs a listener that keeps it from crashing the process.
+ * needs a listener that keeps it from crashing the process. The listener stays for the client's whole
+ * life: a client released as broken is ended by the pool, which removes its own listener, and the
+ * server's FATAL message (57P01 on a restart) can still arrive after that.
  */
+const guarded = new WeakSet<pg.PoolClient>();
+
 async function checkout(pool: pg.Pool): Promise<pg.PoolClient> {
   const c = await pool.connect();
-  c.on('error', ignore);
+  if (!guarded.has(c)) {
+    c.on('error', ignore);
+    guarded.add(c);
+  }
   return c;
 }
 
 function release(c: pg.PoolClient, broken?: Error): void {
-  c.off('error', ignore);
   c.release(broken);
 }
 
 function sessionOf(client: pg.PoolClient | pg.Pool): DriverSession {
   return {
     async query(sql, params): Promise<DriverResult> {
-      const r = await client.query({ text: sql, values: params as unknown[] });
-      return { rows: r.rows as Record<string, unknown>[], rowCount: r.rowCount ?? 0 };
+      // Outside a transaction, check a client out ourselves rather than use pool.query: pg-pool drops its
+      // error listener when the query ends, so a session killed mid-query (a restart) could crash us later.
+      const c = client instanceof pg.Pool ? await checkout(client) : client;
+      let broken: Error | undefined;
+      try {
+        const r = await c.query({ text: sql, values: params as unknown[] });
+        return { rows: r.rows as Record<string, unknown>[], rowCount: r.rowCount ?? 0 };
+      } catch (e) {
+        broken = e as Error;
+        throw e;
+      } finally {
+        if (client instanceof pg.Pool) release(c as pg.PoolClient, broken);
+      }
     },
     async exec(script) {
-      await client.query(script);
+      const c = client instanceof pg.Pool ? await checkout(client) : client;
+      let broken: Error | undefined;
+      try {
+        await c.query(script);
+      } catch (e) {
+        broken = e as Error;
+        throw e;
+      } finally {
+        if (client instanceof pg.Pool) release(c as pg.PoolClient, broken);
+      }
     },
     async copyIn(target, chunks) {
       const run = async (c: pg.PoolClient) => {
