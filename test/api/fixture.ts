@@ -2,18 +2,15 @@
 // NFT, bounces), its blocks indexed into a fresh database (PGlite or PostgreSQL), a liteserver pool on it,
 // and our API server listening on a random port. Tests call it over real HTTP and check answers against
 // the chain through their own ton-lite-client connection (`lite`), never against our own rows.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { LiteClient, LiteSingleEngine } from 'ton-lite-client';
-import { expect } from 'vitest';
 import { type ApiServer, type ApiServerOptions, buildApiServer } from '../../src/api/build.ts';
 import { migrate } from '../../src/db/index.ts';
-import { ACTIVITY_CYCLE, startActivity } from '../../src/devnet/activity/index.ts';
-import { createDevnetNode, type DevnetInfo, type DevnetNode } from '../../src/devnet/node/index.ts';
+import type { DevnetInfo, DevnetNode } from '../../src/devnet/node/index.ts';
 import { createLiteSource, indexMcBlock } from '../../src/index/index.ts';
 import { createLitePool, type LitePool, loadGlobalConfig } from '../../src/lite/index.ts';
 import { type Kind, setupDatabase, type TestDatabase } from '../db/setup-database.ts';
+import { startDevnetChain } from '../support/devnet-chain.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are walked field by field by the tests
 export type JsonBody = any;
@@ -52,29 +49,11 @@ export interface FixtureOptions {
 }
 
 export async function startApiFixture(opts: FixtureOptions): Promise<ApiFixture> {
-  const dir = await mkdtemp(join(tmpdir(), 'tongate-api-'));
-  const node = createDevnetNode({
-    dataDir: dir,
-    litePort: 0,
-    httpPort: 0,
-    blockIntervalMs: opts.blockIntervalMs ?? 100,
-    sync: false,
+  const { dir, node, info } = await startDevnetChain({
     seed: opts.seed,
+    steps: opts.activitySteps,
+    blockIntervalMs: opts.blockIntervalMs,
   });
-  const info = await node.start();
-  const steps = opts.activitySteps ?? ACTIVITY_CYCLE.length;
-  if (steps > 0) {
-    const handle = await startActivity({
-      liteConfig: info.globalConfigFile,
-      wallets: info.walletsFile,
-      seed: opts.seed,
-      steps,
-      intervalMs: 0,
-      pollMs: 100,
-      stepTimeoutMs: 60_000,
-    });
-    expect((await handle.done).failed).toBe(0);
-  }
   const pool = createLitePool({ servers: (await loadGlobalConfig(info.globalConfigFile)).liteservers });
   await pool.ready({ timeoutMs: 10_000 });
   const engine = new LiteSingleEngine({

@@ -1,7 +1,7 @@
 // getAddressInformation, getExtendedAddressInformation, getWalletInformation, getAddressBalance, getAddressState,
 // getTokenData (v2-api.md §6.1). Each reads the account at the head (or at masterchain `seqno`) through one pinned
 // liteserver; the read is cached (briefly at the head, for good at a fixed seqno) and shared by all five renderings.
-import type { Address, TupleItem } from '@ton/core';
+import type { Address, Cell, TupleItem } from '@ton/core';
 import { beginCell } from '@ton/core';
 import type { tonNode_blockIdExt } from 'ton-lite-client/dist/schema.js';
 import { HttpError } from '../../../http/errors.ts';
@@ -82,10 +82,22 @@ function accountAtBlock(ctx: V2Context, lite: LiteMethods, address: Address, blo
  * suspended_until) from the latest config, so the flag is right on any network.
  */
 async function isSuspended(ctx: V2Context, a: AccountAt): Promise<boolean> {
-  const cell = loadConfigParams(await latestConfig(ctx)).get(44);
-  if (!cell) return false;
-  const list = loadConfigParam(44, cell).suspendedAddressList;
-  return a.syncUtime < list.suspendedUntil && list.addresses.some((x) => x.equals(a.address));
+  const list = suspendedList(await latestConfig(ctx));
+  return list !== null && a.syncUtime < list.until && list.addresses.has(a.address.toRawString());
+}
+
+// Parsed once per config cell: the list holds ~180 addresses and parsing it per request cost milliseconds.
+const suspendedByConfig = new WeakMap<Cell, { until: number; addresses: Set<string> } | null>();
+
+function suspendedList(config: Cell): { until: number; addresses: Set<string> } | null {
+  let list = suspendedByConfig.get(config);
+  if (list === undefined) {
+    const cell = loadConfigParams(config).get(44);
+    const p = cell ? loadConfigParam(44, cell).suspendedAddressList : null;
+    list = p ? { until: p.suspendedUntil, addresses: new Set(p.addresses.map((x) => x.toRawString())) } : null;
+    suspendedByConfig.set(config, list);
+  }
+  return list;
 }
 
 function readArgs(p: V2Params) {
