@@ -2,13 +2,16 @@
 // timeouts and write backpressure. Nothing a peer sends may throw out of a socket handler: every failure
 // ends in close(), counted and logged.
 
-import type { Cipher } from 'node:crypto';
+import { type Cipher, createPublicKey, randomBytes, verify } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { AdnlError } from '../common/index.ts';
 import { createFrameDecoder, encodeFrame, type FrameDecoder, MIN_PACKET_LEN } from './frame.ts';
 import { acceptHandshake, HANDSHAKE_BYTES, type ServerKey } from './handshake.ts';
 import { decodeAdnlMessage, encodeAdnlMessage, TCP_PING_BYTES, TL_TCP_PING } from './messages.ts';
 import { tlBytesSize } from './tl.ts';
+
+// SubjectPublicKeyInfo DER of an Ed25519 key (RFC 8410) before its raw 32 bytes.
+const SPKI_ED25519_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 
 export type AdnlLog = (level: 'debug' | 'info' | 'warn', msg: string, fields?: Record<string, unknown>) => void;
 
@@ -79,6 +82,10 @@ export class ServerConnection {
   #inFlight = 0;
   #backlog: Buffer[] = [];
   #paused = false;
+  /** tcp.authentificate: the client's nonce followed by ours, until the client signs it. */
+  #authNonce: Buffer | undefined;
+  /** The Ed25519 key the client proved it holds (tcp.authentificationComplete). */
+  #clientKey: Buffer | undefined;
 
   constructor(socket: Socket, deps: ConnectionDeps) {
     this.id = deps.id;
@@ -211,10 +218,47 @@ export class ServerConnection {
       return;
     }
     const m = decodeAdnlMessage(payload);
+    if (m._ === 'tcp.authentificate' || m._ === 'tcp.authentificationComplete') {
+      this.#authenticate(m);
+      return;
+    }
     if (m._ !== 'adnl.message.query') {
       throw new AdnlError(`ADNL server: expected adnl.message.query or tcp.ping from the client, got ${m._}`);
     }
     this.#dispatch(Buffer.from(m.queryId), Buffer.from(m.query));
+  }
+
+  /**
+   * Client authentication as the C++ node does it (tonlib opens every session with it): tcp.authentificate is
+   * answered with 256 random bytes; tcp.authentificationComplete must sign client nonce ‖ ours with the key it
+   * names. Queries never wait for it; a second attempt, a bad signature or a Complete without a nonce close.
+   */
+  #authenticate(
+    m:
+      | { _: 'tcp.authentificate'; nonce: Buffer }
+      | { _: 'tcp.authentificationComplete'; publicKey: Buffer; signature: Buffer },
+  ): void {
+    if (m._ === 'tcp.authentificate') {
+      if (this.#authNonce || this.#clientKey) throw new AdnlError('ADNL server: duplicate tcp.authentificate');
+      const ours = randomBytes(256);
+      this.#authNonce = Buffer.concat([m.nonce, ours]);
+      this.#send(encodeAdnlMessage({ _: 'tcp.authentificationNonce', nonce: ours }));
+      return;
+    }
+    if (!this.#authNonce || this.#clientKey) {
+      throw new AdnlError('ADNL server: tcp.authentificationComplete without a pending tcp.authentificate');
+    }
+    const key = createPublicKey({
+      key: Buffer.concat([SPKI_ED25519_PREFIX, m.publicKey]),
+      format: 'der',
+      type: 'spki',
+    });
+    if (m.signature.length !== 64 || !verify(null, this.#authNonce, key, m.signature)) {
+      throw new AdnlError('ADNL server: tcp.authentificationComplete signature does not verify');
+    }
+    this.#clientKey = Buffer.from(m.publicKey);
+    this.#authNonce = undefined;
+    this.#log('debug', 'Authenticated ADNL client', { clientKey: this.#clientKey.toString('hex') });
   }
 
   #dispatch(queryId: Buffer, query: Buffer): void {

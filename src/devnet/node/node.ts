@@ -192,6 +192,8 @@ export function createDevnetNode(opts: DevnetNodeOptions): DevnetNode {
       const signatures = createSignatureStore(devnetDir, validator);
 
       let producer: Producer | null = null;
+      /** sendMessage checks in progress, by message hash. */
+      const checking = new Map<string, Promise<void>>();
       const v = createDevnetView({
         store,
         tvm,
@@ -203,15 +205,27 @@ export function createDevnetNode(opts: DevnetNodeOptions): DevnetNode {
           const pub = v.published();
           if (stopping || !producer || !pub) throw new LiteServerError(-503, 'node is stopping');
           const ext = parseExternal(boc);
+          // The same message while its check runs gets that check's outcome (a refused message is refused twice).
+          const key = ext.hash.toString('hex');
+          const running = checking.get(key);
+          if (running) return running;
           // The same message again while it waits: accepted once, as the node's message pool keeps one copy.
           if (producer.isPending(ext.hash)) return;
           producer.markPending(ext.hash);
+          const check = (async () => {
+            try {
+              await checkExternal({ store, tvm, prevBlocks }, ext, pub.tops.mc, Math.floor(clock() / 1000));
+              await store.enqueueExternal(boc);
+            } catch (e) {
+              producer?.unmarkPending(ext.hash);
+              throw e;
+            }
+          })();
+          checking.set(key, check);
           try {
-            await checkExternal({ store, tvm, prevBlocks }, ext, pub.tops.mc, Math.floor(clock() / 1000));
-            await store.enqueueExternal(boc);
-          } catch (e) {
-            producer.unmarkPending(ext.hash);
-            throw e;
+            await check;
+          } finally {
+            checking.delete(key);
           }
           producer.wake();
         },

@@ -32,7 +32,14 @@ import { type BlockSignatureSet, MASTERCHAIN, SHARD_ALL } from './chain-view.ts'
 import { type HandlerContext, type HandlerTable, loadBlock, loadState } from './handler-context.ts';
 import { formatBlockId, fromTlBlockId, isMasterchainExt, isValidFull, toTlBlockId, toUnsigned64 } from './ids.ts';
 import { badRequest, notFound } from './lite-errors.ts';
-import { checkOldMcBlock, isOldMcBlock, nextKeyBlockId, oldMcBlockId, prevKeyBlockId } from './mc-state.ts';
+import {
+  checkOldMcBlock,
+  isOldMcBlock,
+  nextKeyBlockId,
+  oldMcBlockId,
+  prevKeyBlockId,
+  visitConfigInfo,
+} from './mc-state.ts';
 
 /** Chains of shard blocks between masterchain blocks are at most 8 long (collator.cpp). */
 const MAX_SHARD_LINKS = 8;
@@ -161,6 +168,8 @@ async function blockProofChain(
     await closeLast(cur, rec.root);
     const proof = stateRootProof(rec.root, cur, state.hash(0));
     const usage = trackCellUsage(state);
+    // the verifier reads the state with ConfigInfo::extract_config(needPrevBlocks): zero state entry included
+    visitConfigInfo(usage.root, cur, false);
     checkOldMcBlock(usage.root, cur, next);
     links.push({
       forward: false,

@@ -18,13 +18,14 @@ import {
 import { type HandlerContext, type HandlerTable, loadBlock, loadState } from './handler-context.ts';
 import { addressKey, formatBlockId, fromTlBlockId, isMasterchainExt, toTlBlockId } from './ids.ts';
 import { badRequest } from './lite-errors.ts';
-import { checkOldMcBlock, prevKeyBlockId } from './mc-state.ts';
+import { checkOldMcBlock, prevKeyBlockId, visitConfigInfo } from './mc-state.ts';
 
 const MAX_LIBRARIES = 16;
 
 // block::Config / ConfigInfo mode bits (crypto/block/mc-config.h) that make extract_config visit a parameter.
 const NEED_VALIDATOR_SET = 16;
 const NEED_SPECIAL_SMC = 32;
+const NEED_PREV_BLOCKS = 128;
 const NEED_WORKCHAIN_INFO = 256;
 const NEED_CAPABILITIES = 512;
 
@@ -38,7 +39,8 @@ function visitConfig(configRoot: Cell, mode: number, params: readonly number[] |
     const leaf = dictLookupRoot(configRoot, 32, configKey(p), `${what} config`);
     if (leaf) visitAll(leaf.loadRef(), `${what} config param ${p}`);
   };
-  if (mode & NEED_VALIDATOR_SET) for (const p of [34, 28]) visitParam(p);
+  // get_config_param(35, 34): the lookup of 35 walks its own path even when the parameter is absent
+  if (mode & NEED_VALIDATOR_SET) for (const p of [35, 34, 28]) visitParam(p);
   if (mode & NEED_SPECIAL_SMC) visitParam(31);
   if (mode & NEED_WORKCHAIN_INFO) visitParam(12);
   if (mode & NEED_CAPABILITIES) visitParam(8);
@@ -50,7 +52,7 @@ async function configInfo(ctx: HandlerContext, id: BlockIdExt, rawMode: number, 
   if (!isMasterchainExt(id)) {
     throw badRequest('configuration parameters can be loaded with respect to a masterchain block only');
   }
-  const mode = rawMode & 0xffff;
+  let mode = rawMode & 0xffff;
   if (mode & 0x8000) {
     // Configuration of the previous key block: a proof over that block's McBlockExtra, no state proof.
     const last = (await ctx.view.masterchainInfo()).last;
@@ -85,6 +87,12 @@ async function configInfo(ctx: HandlerContext, id: BlockIdExt, rawMode: number, 
   const what = `masterchain state of ${formatBlockId(id)}`;
   const usage = trackCellUsage(state);
   const extra = readMcStateExtra(readStateRoot(usage.root, what), what);
+  // needPrevBlocks: the node reads the state as block::ConfigInfo (which adds needCapabilities and answers that
+  // mode), visiting prev_blocks too; tonlib checks the proof the same way before running get-methods.
+  if (mode & NEED_PREV_BLOCKS) {
+    mode |= NEED_CAPABILITIES;
+    visitConfigInfo(usage.root, id, true);
+  }
   visitConfig(extra.configRoot, mode, params, what);
   return {
     _: 'liteServer.configInfo' as const,

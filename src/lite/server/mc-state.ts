@@ -126,3 +126,19 @@ export function nextKeyBlockId(state: Cell, stateId: BlockIdExt, seqno: number):
   if (found) return found;
   return pb.isKeyState && stateId.seqno >= seqno ? stateId : null;
 }
+
+/**
+ * What block::ConfigInfo::extract_config reads of prev_blocks beyond Config::extract_from_state, so that a proof
+ * over the visited cells passes it (tonlib checks backward proof links and config proofs with it): the zero
+ * state's entry (every state but the zero state), and with `prevBlocks` (mode needPrevBlocks, what
+ * get_prev_blocks_info reads for c7) the 15 blocks before the state's and every 100th block below it.
+ */
+export function visitConfigInfo(state: Cell, stateId: BlockIdExt, prevBlocks: boolean): void {
+  if (stateId.seqno > 0) oldMcBlockId(state, stateId, 0);
+  if (!prevBlocks) return;
+  for (let s = stateId.seqno - 1; s >= 0 && s >= stateId.seqno - 15; s--) oldMcBlockId(state, stateId, s);
+  for (let s = Math.floor(stateId.seqno / 100) * 100, n = 0; n < 16; n++, s -= 100) {
+    oldMcBlockId(state, stateId, s);
+    if (s < 100) break;
+  }
+}

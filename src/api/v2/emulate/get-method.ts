@@ -1,7 +1,8 @@
 // A get-method on an account state read from the chain, as tonlib runs smc.runGetMethod: locally, on the state it
 // loaded, with the latest config, `now` = the state's sync_utime, the account's balance and address in c7, and the
 // libraries its code refers to. An account without code answers exit code -13 (tonlib's VM fails with
-// Excno::fatal = 12 and reports ~12; users of toncenter know it as "exit_code: -13" for undeployed contracts).
+// Excno::fatal = 12 and reports ~12; users of toncenter know it as "exit_code: -13" for undeployed contracts)
+// and the stack the VM started with (arguments and method id), as toncenter's tonlib does.
 import { beginCell, type TupleItem } from '@ton/core';
 import { methodId } from '../../../lite/index.ts';
 import type { V2Context } from '../plugin.ts';
@@ -33,7 +34,14 @@ export async function runGetMethodOn(
   method: string | number,
   stack: TupleItem[],
 ): Promise<GetMethodOutcome> {
-  if (account.code === null) return { exitCode: NO_CODE_EXIT_CODE, gasUsed: 0, stack: [] };
+  // tonlib's VM stops at once and answers the stack it was started with: the arguments, then the method id.
+  if (account.code === null) {
+    return {
+      exitCode: NO_CODE_EXIT_CODE,
+      gasUsed: 0,
+      stack: [...stack, { type: 'int', value: BigInt(methodIdOf(method)) }],
+    };
+  }
   const [config, libs] = await Promise.all([latestConfig(ctx), librariesFor(ctx, account.code)]);
   return runGetMethod({
     code: account.code,
