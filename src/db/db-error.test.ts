@@ -45,6 +45,8 @@ describe('toDbError', () => {
     for (const e of [
       pgError('connect ECONNREFUSED 127.0.0.1:1', 'ECONNREFUSED'),
       pgError('read ECONNRESET', 'ECONNRESET'),
+      // Five capitals like a SQLSTATE, yet a socket error (seen when a COPY is cut by a server restart).
+      pgError('write EPIPE', 'EPIPE'),
       new Error('Connection terminated unexpectedly'),
       new Error('timeout exceeded when trying to connect'),
     ]) {

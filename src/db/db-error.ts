@@ -67,7 +67,8 @@ export function toDbError(e: unknown, ctx: { where: string; what: string; sql?: 
   const code = str(err.code);
   const details: Record<string, unknown> = { database: ctx.where };
   if (ctx.sql !== undefined) details.sql = ctx.sql.slice(0, 300);
-  if (code !== undefined && /^[0-9A-Z]{5}$/.test(code)) {
+  // EPIPE has the shape of a SQLSTATE (five capitals), so socket errno codes are recognised first.
+  if (code !== undefined && !SOCKET_CODES.has(code) && /^[0-9A-Z]{5}$/.test(code)) {
     details.sqlstate = code;
     for (const key of ['detail', 'hint', 'position', 'table', 'column', 'constraint', 'schema'] as const) {
       const v = str(err[key]);

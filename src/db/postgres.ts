@@ -31,21 +31,16 @@ export function postgresWhere(url: string): string {
 const ignore = () => {};
 
 /**
- * A client taken from the pool. While checked out a client's socket errors are emitted on the client
- * itself (the pool listens only to idle ones); the failing query rejects as well, so the event only
- * needs a listener that keeps it from crashing the process. The listener stays for the client's whole
- * life: a client released as broken is ended by the pool, which removes its own listener, and the
- * server's FATAL message (57P01 on a restart) can still arrive after that.
+ * Every client the pool creates gets an error listener for its whole life, attached in the pool's 'connect'
+ * event, synchronously before the client is handed out. A checked-out client's socket errors are emitted on
+ * the client itself (the pool listens only to idle ones) and the failing query rejects as well, so the
+ * listener only keeps the event from crashing the process. It must be there from the first moment: a
+ * server restart can send its FATAL (57P01) in the same packet as the end of the connection handshake,
+ * before an `await pool.connect()` continuation could attach anything, and after a broken client was
+ * released and ended.
  */
-const guarded = new WeakSet<pg.PoolClient>();
-
 async function checkout(pool: pg.Pool): Promise<pg.PoolClient> {
-  const c = await pool.connect();
-  if (!guarded.has(c)) {
-    c.on('error', ignore);
-    guarded.add(c);
-  }
-  return c;
+  return pool.connect();
 }
 
 function release(c: pg.PoolClient, broken?: Error): void {
@@ -118,6 +113,9 @@ export function createPostgresDriver(cfg: PostgresConfig): Driver {
   // An idle client whose server went away emits 'error' on the pool; without a listener that would
   // crash the process. The pool drops the client, and the next query reports the problem.
   pool.on('error', () => {});
+  pool.on('connect', (client) => {
+    client.on('error', ignore);
+  });
 
   return {
     where: postgresWhere(cfg.url),

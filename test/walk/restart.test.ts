@@ -6,7 +6,7 @@
 // tables) to an uninterrupted in-process run.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { createDatabase, migrate } from '../../src/db/index.ts';
 import type { DevnetInfo } from '../../src/devnet/node/index.ts';
 import { openDevnetStoreReader } from '../../src/devnet/store/index.ts';
@@ -86,7 +86,28 @@ afterAll(async () => {
 
 function track(c: Child): Child {
   children.push(c);
+  // What each process said last, when a test fails (a hang otherwise shows only a timeout).
+  onTestFailed(() => {
+    console.error(
+      `--- ${c.proc.spawnargs.slice(2, 4).join(' ')} (exit ${c.proc.exitCode}):\n${c.err.slice(-90).join('\n')}`,
+    );
+  });
   return c;
+}
+
+/** The planner's exit code; throws at once if the worker dies first (the planner would wait for it forever). */
+async function finished(planner: Child, worker: Child): Promise<number | null> {
+  let done = false;
+  const died = worker.exited.then((code) => {
+    if (done) return null;
+    throw new Error(`the worker exited (${code}) before the backfill finished:\n${worker.err.slice(-40).join('\n')}`);
+  });
+  died.catch(() => {});
+  try {
+    return await Promise.race([planner.exited, died]);
+  } finally {
+    done = true;
+  }
 }
 
 const indexedLines = (c: Child) => c.err.filter((l) => l.includes('"msg":"Indexed masterchain block"')).length;
@@ -108,7 +129,7 @@ describe('BullMQ backfill through restarts', () => {
     await new Promise((r) => redis.once('exit', r));
     await sleep(1500);
     redis = await startRedis(port);
-    expect(await backfill.exited, backfill.err.slice(-15).join('\n')).toBe(0);
+    expect(await finished(backfill, worker), backfill.err.slice(-15).join('\n')).toBe(0);
     expect(backfill.out.join('\n')).toContain(`Indexed masterchain blocks 1..${head}`);
     // Both really saw the outage (the planner waited it out; the worker lost and regained its connection).
     expect(backfill.err.some((l) => l.includes('"msg":"Lost the queue or database, retrying"'))).toBe(true);
@@ -150,7 +171,7 @@ describe('BullMQ backfill through restarts', () => {
     } finally {
       await admin.end();
     }
-    expect(await backfill.exited, backfill.err.slice(-15).join('\n')).toBe(0);
+    expect(await finished(backfill, worker), backfill.err.slice(-15).join('\n')).toBe(0);
     // Jobs cut mid-transaction failed an attempt and were retried; nothing half-written stayed.
     expect(worker.err.some((l) => l.includes('"msg":"Failed job attempt, will retry"'))).toBe(true);
     expect(worker.proc.exitCode).toBeNull();
