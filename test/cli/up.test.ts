@@ -5,6 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JsonBody } from '../api/fixture.ts';
 import { type Child, startTongate } from '../support/child.ts';
 import { tongate } from '../support/cli.ts';
 
@@ -22,7 +23,7 @@ afterAll(async () => {
 
 const getJson = async (url: string) => {
   const r = await fetch(url);
-  return { status: r.status, body: (await r.json()) as Record<string, any> };
+  return { status: r.status, body: (await r.json()) as JsonBody };
 };
 
 async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {

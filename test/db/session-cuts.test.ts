@@ -26,7 +26,8 @@ describe('PostgreSQL sessions cut under load', () => {
       while (!stop) {
         await t.db.query('SELECT pg_sleep(0.005)').then(
           () => ok++,
-          (e: Error & { code?: string }) => errors.push(e.code === 'TG_DB_QUERY' ? `${e.code} ${e.message}` : (e.code ?? e.message)),
+          (e: Error & { code?: string }) =>
+            errors.push(e.code === 'TG_DB_QUERY' ? `${e.code} ${e.message}` : (e.code ?? e.message)),
         );
         await sleep(3);
       }
@@ -41,7 +42,8 @@ describe('PostgreSQL sessions cut under load', () => {
           })
           .then(
             () => ok++,
-            (e: Error & { code?: string }) => errors.push(e.code === 'TG_DB_QUERY' ? `${e.code} ${e.message}` : (e.code ?? e.message)),
+            (e: Error & { code?: string }) =>
+              errors.push(e.code === 'TG_DB_QUERY' ? `${e.code} ${e.message}` : (e.code ?? e.message)),
           );
         await sleep(3);
       }
