@@ -42,6 +42,18 @@ const OMITTED_INDEXES: Record<string, string> = {
   transactions_index_6: '(hash) is the leading column of the primary key (hash, lt), which serves the same lookups',
 };
 
+/** §5.3 indexes whose keys we extend: the spec's keys stay the leading ones; the extra keys and why. */
+const WIDENED_INDEXES: Record<string, { extra: string[]; reason: string }> = Object.fromEntries(
+  ['messages_index_2', 'messages_index_3', 'messages_index_6'].map((name) => [
+    name,
+    {
+      extra: ['msg_hash'],
+      reason:
+        '/messages pages are ordered by (created_lt, msg_hash); without it the planner walked messages_index_7 and filtered (0005, bench/v3: 3.8 s -> 0.2 ms)',
+    },
+  ]),
+);
+
 /** Indexes tongate adds for filters the v3 API offers, and which filter. */
 const EXTRA_INDEXES: Record<string, string> = {
   blocks_index_workchain_seqno: '/blocks?workchain=&seqno= without a shard',
@@ -437,7 +449,7 @@ describe.skipIf(!hasVectors).each(KINDS)('schema on %s', (kind: Kind) => {
       expect(i, `${s.name} missing`).toBeDefined();
       expect(i!.table, s.name).toBe(s.table);
       const keys = i!.cols.slice(0, i!.nkey).map((c, k) => ((i!.options[k]! & 1) === 1 ? `${c} desc` : c));
-      expect(keys, s.name).toEqual(s.keys);
+      expect(keys, s.name).toEqual([...s.keys, ...(WIDENED_INDEXES[s.name]?.extra ?? [])]);
       expect(i!.cols.slice(i!.nkey), s.name).toEqual(s.include);
       if (s.where === undefined) {
         expect(i!.pred, s.name).toBeNull();
