@@ -34,8 +34,8 @@ const { values } = parseArgs({
   options: {
     out: { type: 'string', default: 'data/bench-history' },
     transactions: { type: 'string', default: '200000' },
-    wallets: { type: 'string', default: '20' },
-    messages: { type: 'string', default: '100' },
+    wallets: { type: 'string', default: '10' },
+    messages: { type: 'string', default: '255' },
     shards: { type: 'string', default: '2' },
     seed: { type: 'string', default: 'bench-history' },
     'no-sync': { type: 'boolean' },
@@ -51,8 +51,8 @@ ETA) goes to stderr. When OUT/COMPLETE.json exists the history is finished and n
 build resumes where it stopped (delete OUT to start over).
   --out DIR            output folder (default data/bench-history); the store is DIR/devnet
   --transactions N     target transaction count (default 200000)
-  --wallets W          genesis wallets per version (v3r2, v4r2, v5r1; default 20)
-  --messages K         internal messages per v5r1 external, 1..255 (default 100)
+  --wallets W          genesis wallets per version (v3r2, v4r2, v5r1; default 10)
+  --messages K         internal messages per v5r1 external, 1..255 (default 255)
   --shards S           basechain shards (default 2)
   --seed S             devnet seed (default bench-history)
   --no-sync            no fsync in the store (faster; a crash may then need a fresh start)
@@ -224,7 +224,8 @@ function messagesOf(w: BenchWallet, wi: number, seqno: number): MessageRelaxed[]
   for (let j = 0; j < w.perExternal; j++) {
     const h = createHash('sha256').update(`${params.seed} ${wi} ${seqno} ${j}`).digest();
     const pick = h[0]! % 8;
-    const body = pick === 7 ? undefined : beginCell().storeUint(0, 32).storeStringTail(`bench ${wi}:${seqno}:${j}`).endCell();
+    const body =
+      pick === 7 ? undefined : beginCell().storeUint(0, 32).storeStringTail(`bench ${wi}:${seqno}:${j}`).endCell();
     const value = toNano('0.01') + BigInt(h.readUInt16BE(1)) * 100_000n;
     if (pick < 4) {
       const to = wallets[h.readUInt16BE(3) % wallets.length]!.address;
@@ -250,28 +251,33 @@ for (;;) {
 }
 
 let lastPrint = 0;
-let rate = { at: performance.now(), tx: transactions };
+const startTx = transactions;
+const startAt = performance.now();
 function printProgress(force = false): void {
   const now = performance.now();
-  if (!force && now - lastPrint < 2000) return;
+  if (!force && now - lastPrint < 5000) return;
   lastPrint = now;
-  const tps = (transactions - rate.tx) / ((now - rate.at) / 1000);
-  if (now - rate.at > 10_000) rate = { at: now, tx: transactions };
+  // The rate over this run: steps are large (about a thousand transactions), so a short window would jump.
+  const tps = (transactions - startTx) / ((now - startAt) / 1000);
   const left = Math.max(0, params.transactions - transactions);
   const eta = tps > 0 ? left / tps : Number.NaN;
   console.error(
     `build-history: ${transactions}/${params.transactions} tx (${((100 * transactions) / params.transactions).toFixed(1)}%), ` +
-      `${Math.round(tps)} tx/s, mc ${savedSeqno}, ${Math.round(elapsed())} s, ETA ${Number.isFinite(eta) ? `${Math.round(eta)} s` : '?'}`,
+      `${Math.round(tps)} tx/s, mc ${savedSeqno}, ${Math.round(elapsed())} s, ETA ${Number.isFinite(eta) ? `${Math.round(eta)} s` : '?'}, ` +
+      `heap ${Math.round(process.memoryUsage().heapUsed / 2 ** 20)} MB`,
   );
 }
 
 let refused = 0;
-while (transactions < params.transactions && !stopRequested) {
+/** Sends one external from each wallet of `group`; resolves when all were accepted or refused. */
+async function sendRound(group: BenchWallet[]): Promise<number> {
   const validUntil = Math.floor(Date.now() / 1000) + 600;
-  const sent = await Promise.all(
-    wallets.map(async (w, wi) => {
-      if (w.seqno === null) w.seqno = await readSeqno(w);
-      if (w.seqno === null) return false;
+  let accepted = 0;
+  await Promise.all(
+    group.map(async (w) => {
+      const wi = wallets.indexOf(w);
+      if (w.seqno === null) w.seqno = await readSeqno(w).catch(() => null);
+      if (w.seqno === null) return;
       const boc = walletTransferMessage(w, {
         seqno: w.seqno,
         messages: messagesOf(w, wi, w.seqno),
@@ -281,22 +287,43 @@ while (transactions < params.transactions && !stopRequested) {
       try {
         await node.chainView.sendMessage!(boc);
         w.seqno++;
-        return true;
+        accepted++;
       } catch {
         // Not accepted (e.g. the previous seqno still queued after a restart): read it back next round.
         refused++;
         w.seqno = null;
-        return false;
       }
     }),
   );
-  // The step running now may have taken some of them, the next one takes the rest (at most 1024 a step).
-  if (sent.some(Boolean)) {
-    await nextStep();
-    await nextStep();
-  } else await sleep(100);
+  return accepted;
+}
+
+// Two groups of wallets take turns, so every step carries one group's externals and the other group's deliveries
+// (steady block sizes). A wallet may send again once its previous external is surely committed: the step running
+// when its group's sends finished may have taken some of them, the next step takes the rest (at most 1024 a step).
+const groups = [wallets.filter((_, i) => i % 2 === 0), wallets.filter((_, i) => i % 2 === 1)];
+const readyAt = [0, 1];
+const inFlight = [false, false];
+while (transactions < params.transactions && !stopRequested) {
+  groups.forEach((g, gi) => {
+    if (inFlight[gi] || steps < readyAt[gi]!) return;
+    inFlight[gi] = true;
+    void sendRound(g).then(
+      (accepted) => {
+        // Nothing accepted means no step is coming for this group: retry at once (after re-reading seqnos).
+        readyAt[gi] = accepted > 0 ? steps + 2 : steps;
+        inFlight[gi] = false;
+      },
+      () => {
+        readyAt[gi] = steps;
+        inFlight[gi] = false;
+      },
+    );
+  });
+  await Promise.race([nextStep(), sleep(500)]);
   printProgress();
 }
+while (inFlight.some(Boolean)) await sleep(50);
 
 // Let the chain finish delivering what is in flight: the node idles once no queue holds a message.
 while (performance.now() - lastStepAt < 1500) await sleep(250);
