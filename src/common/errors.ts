@@ -186,7 +186,7 @@ export class ConfigError extends TongateError {
 }
 
 /**
- * Thrown by src/devnet/tvm when a call could not be run at all (not when the TVM ran and failed: that is a
+ * Thrown by src/tvm when a call could not be run at all (not when the TVM ran and failed: that is a
  * result). Crashes and a full queue are retryable; a closed runner or input the emulator refuses is not.
  */
 export class TvmError extends TongateError {

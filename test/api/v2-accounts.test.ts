@@ -20,12 +20,7 @@ import {
 import { mnemonicToPrivateKey } from '@ton/crypto';
 import { TonClient, WalletContractV3R2, WalletContractV4, WalletContractV5R1 } from '@ton/ton';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ACTIVITY_CYCLE,
-  type ActivityLedger,
-  parseWalletsFile,
-  startActivity,
-} from '../../src/devnet/activity/index.ts';
+import { type ActivityLedger, CORE_CYCLE, parseWalletsFile, startActivity } from '../../src/devnet/activity/index.ts';
 import { JETTON_WALLET_CODE, jettonWalletAddress } from '../../src/devnet/contracts/index.ts';
 import { DEVNET_GLOBAL_ID } from '../../src/devnet/genesis/index.ts';
 import { loadBlockInfo, parseBoc, verifyBlockProof } from '../../src/ton/index.ts';
@@ -53,7 +48,8 @@ beforeAll(async () => {
     pool: f.pool,
     wallets: f.info.walletsFile,
     seed: SEED,
-    steps: ACTIVITY_CYCLE.length,
+    cycle: CORE_CYCLE,
+    steps: CORE_CYCLE.length,
     intervalMs: 0,
     pollMs: 100,
     stepTimeoutMs: 60_000,

@@ -27,7 +27,7 @@ import type { tonNode_blockIdExt } from 'ton-lite-client/dist/schema.js';
 import TonWebModule from 'tonweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { v2Methods } from '../../src/api/v2/methods/index.ts';
-import { ACTIVITY_CYCLE, type ActivityLedger, startActivity } from '../../src/devnet/activity/index.ts';
+import { type ActivityLedger, CORE_CYCLE, startActivity } from '../../src/devnet/activity/index.ts';
 import { type ApiFixture, type JsonBody, startApiFixture } from './fixture.ts';
 
 // tonweb is CommonJS (module.exports = TonWeb) while its types declare a default export.
@@ -68,7 +68,8 @@ beforeAll(async () => {
     pool: f.pool,
     wallets: f.info.walletsFile,
     seed: SEED,
-    steps: ACTIVITY_CYCLE.length,
+    cycle: CORE_CYCLE,
+    steps: CORE_CYCLE.length,
     intervalMs: 0,
     pollMs: 100,
     stepTimeoutMs: 60_000,

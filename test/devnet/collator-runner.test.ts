@@ -1,4 +1,4 @@
-// The collator driven by src/devnet/tvm's runner gives exactly the blocks it gives when driven by a bare
+// The collator driven by src/tvm's runner gives exactly the blocks it gives when driven by a bare
 // @ton/sandbox Executor: collation is deterministic in its inputs, whichever emulator front end runs it.
 import { createHash } from 'node:crypto';
 import { Address, beginCell, external, internal, SendMode, storeMessage, toNano } from '@ton/core';
@@ -14,7 +14,7 @@ import {
 } from '../../src/devnet/chain/index.ts';
 import { createExecutorTvm } from '../../src/devnet/chain/test-support.ts';
 import { buildDevnetConfig, deriveGenesisKeys, shardLayout } from '../../src/devnet/genesis/index.ts';
-import { createTvmRunner, type TvmRunnerHandle } from '../../src/devnet/tvm/index.ts';
+import { createTvmRunner, type TvmRunnerHandle } from '../../src/tvm/index.ts';
 
 const GEN_UTIME = 1_700_000_000;
 const keys = deriveGenesisKeys('collator-runner');
@@ -66,7 +66,7 @@ async function run(tvm: ChainTvm): Promise<string[]> {
   return ids;
 }
 
-describe('collation through src/devnet/tvm', () => {
+describe('collation through src/tvm', () => {
   let runner: TvmRunnerHandle;
   beforeAll(async () => {
     runner = await createTvmRunner({ threads: 0 });

@@ -14,7 +14,7 @@ import { Functions, type tonNode_blockIdExt } from 'ton-lite-client/dist/schema.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isTongateError } from '../../src/common/index.ts';
 import { migrate } from '../../src/db/index.ts';
-import { ACTIVITY_CYCLE, startActivity } from '../../src/devnet/activity/index.ts';
+import { CORE_CYCLE, startActivity } from '../../src/devnet/activity/index.ts';
 import { createDevnetNode, type DevnetInfo, type DevnetNode } from '../../src/devnet/node/index.ts';
 import {
   type BlockSource,
@@ -133,7 +133,8 @@ beforeAll(async () => {
     liteConfig: info.globalConfigFile,
     wallets: info.walletsFile,
     seed: SEED,
-    steps: ACTIVITY_CYCLE.length,
+    cycle: CORE_CYCLE,
+    steps: CORE_CYCLE.length,
     intervalMs: 0,
     pollMs: 100,
     stepTimeoutMs: 60_000,

@@ -6,7 +6,12 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { ACTIVITY_CYCLE, type ActivityCounters, startActivity } from '../../src/devnet/activity/index.ts';
+import {
+  type ActivityCounters,
+  type ActivityStepKind,
+  CORE_CYCLE,
+  startActivity,
+} from '../../src/devnet/activity/index.ts';
 import { createDevnetNode, type DevnetInfo, type DevnetNode } from '../../src/devnet/node/index.ts';
 
 export interface DevnetChain {
@@ -21,6 +26,8 @@ export interface DevnetChain {
 export async function startDevnetChain(opts: {
   seed: string;
   steps?: number;
+  /** Step kinds to cycle through (default the core cycle; ACTIVITY_CYCLE adds the contract families). */
+  cycle?: readonly ActivityStepKind[];
   blockIntervalMs?: number;
   /** Stop the node once the activity is done (the store stays readable). */
   stop?: boolean;
@@ -36,13 +43,14 @@ export async function startDevnetChain(opts: {
   });
   const info = await node.start();
   let counters: ActivityCounters | null = null;
-  const steps = opts.steps ?? ACTIVITY_CYCLE.length;
+  const steps = opts.steps ?? CORE_CYCLE.length;
   if (steps > 0) {
     try {
       const handle = await startActivity({
         liteConfig: info.globalConfigFile,
         wallets: info.walletsFile,
         seed: opts.seed,
+        cycle: opts.cycle ?? CORE_CYCLE,
         steps,
         intervalMs: 0,
         pollMs: 100,

@@ -1,6 +1,6 @@
 // The activity loop: realistic traffic generated as a client of a devnet (or any TON network with funded wallets):
 // TON transfers with comments, a bounce, a refused message, a jetton and an NFT collection with their whole life
-// cycles. Step i runs ACTIVITY_CYCLE[i % 10] with choices drawn from the seed; each step waits (bounded) for its
+// cycles. Step i runs the cycle's step i % length with choices drawn from the seed; each step waits (bounded) for its
 // effects; a failed step is logged and counted and the loop goes on.
 import { ConfigError, isTongateError } from '../../common/index.ts';
 import {
@@ -30,9 +30,9 @@ const DEFAULT_INTERVAL_MS = 1000;
 const DEFAULT_STEP_TIMEOUT_MS = 60_000;
 const DEFAULT_POLL_MS = 250;
 
-function emptyCounters(): ActivityCounters {
+function emptyCounters(cycle: readonly ActivityStepKind[]): ActivityCounters {
   const byKind = {} as ActivityCounters['byKind'];
-  for (const k of ACTIVITY_CYCLE) byKind[k] = { ok: 0, failed: 0, skipped: 0 };
+  for (const k of new Set([...ACTIVITY_CYCLE, ...cycle])) byKind[k] = { ok: 0, failed: 0, skipped: 0 };
   return { steps: 0, ok: 0, failed: 0, skipped: 0, byKind, lastFailure: null };
 }
 
@@ -95,6 +95,10 @@ export async function startActivity(o: ActivityOptions): Promise<ActivityHandle>
   const intervalMs = o.intervalMs ?? DEFAULT_INTERVAL_MS;
   const timeoutMs = o.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
   const pollMs = o.pollMs ?? DEFAULT_POLL_MS;
+  const cycle = o.cycle ?? ACTIVITY_CYCLE;
+  if (cycle.length === 0 || cycle.some((k) => !(k in STEPS))) {
+    throw new ConfigError(`startActivity: cycle must list known step kinds, got ${JSON.stringify(cycle)}`);
+  }
 
   const wallets =
     typeof o.wallets === 'string'
@@ -105,7 +109,7 @@ export async function startActivity(o: ActivityOptions): Promise<ActivityHandle>
 
   const stopper = new AbortController();
   const signal = o.signal ? AbortSignal.any([o.signal, stopper.signal]) : stopper.signal;
-  const counters = emptyCounters();
+  const counters = emptyCounters(cycle);
   const ledger: ActivityLedger = { transfers: [], bounces: [], failedComputes: [], jettons: [], collections: [] };
 
   const record = (step: number, kind: ActivityStepKind, outcome: StepOutcome, durationMs: number) => {
@@ -136,7 +140,7 @@ export async function startActivity(o: ActivityOptions): Promise<ActivityHandle>
         if (signal.aborted) break;
         if (step > 0) await sleep(intervalMs, signal);
         if (signal.aborted) break;
-        const kind = ACTIVITY_CYCLE[step % ACTIVITY_CYCLE.length]!;
+        const kind = cycle[step % cycle.length]!;
         const ctx: StepContext = {
           step,
           chain,

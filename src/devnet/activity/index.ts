@@ -13,6 +13,8 @@ export {
   type ActivityLogLevel,
   type ActivityOptions,
   type ActivityStepKind,
+  CONTRACTS_CYCLE,
+  CORE_CYCLE,
   type LedgerCollection,
   type LedgerJetton,
   type LedgerNftItem,

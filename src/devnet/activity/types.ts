@@ -17,10 +17,10 @@ export type ActivityStepKind =
   | 'nft-transfer';
 
 /**
- * Step i runs ACTIVITY_CYCLE[i % length]: one cycle covers every kind, deploys before they are used, so the
- * first ten steps already show every kind of traffic.
+ * The core traffic (wallets, our Tolk jetton and NFT): deploys come before they are used, so the first ten steps
+ * already show every kind of it.
  */
-export const ACTIVITY_CYCLE: readonly ActivityStepKind[] = [
+export const CORE_CYCLE: readonly ActivityStepKind[] = [
   'transfer',
   'jetton-deploy',
   'jetton-transfer',
@@ -32,6 +32,12 @@ export const ACTIVITY_CYCLE: readonly ActivityStepKind[] = [
   'jetton-mint',
   'nft-mint',
 ];
+
+/** The contract families of issue 9 (multisig v2, DNS, governed jetton, vesting, standard codes), each deploy first. */
+export const CONTRACTS_CYCLE: readonly ActivityStepKind[] = [];
+
+/** Step i runs cycle[i % length]; by default this one, which covers every kind. */
+export const ACTIVITY_CYCLE: readonly ActivityStepKind[] = [...CORE_CYCLE, ...CONTRACTS_CYCLE];
 
 export type ActivityLogLevel = 'debug' | 'info' | 'warn' | 'error';
 /** Structured log sink: a past-tense message and fields (style guide §6.3). */
@@ -53,6 +59,8 @@ export interface ActivityOptions {
   signal?: AbortSignal;
   /** Pause between steps; default 1000 ms. */
   intervalMs?: number;
+  /** The kinds to cycle through; default ACTIVITY_CYCLE (tests that need only the core traffic pass CORE_CYCLE). */
+  cycle?: readonly ActivityStepKind[];
   /** Stop after this many steps; default: run until stopped. */
   steps?: number;
   /** Longest wait for one step's effects; default 60 s. */

@@ -31,7 +31,7 @@ import {
   shardIdOf,
   type ValueFlow,
 } from '../../ton/index.ts';
-import type { PrevBlocksInfo } from '../tvm/index.ts';
+import type { PrevBlocksInfo } from '../../tvm/index.ts';
 import { type ChainConfig, readChainConfig } from './config-view.ts';
 import type { ChainTop } from './types.ts';
 

@@ -21,7 +21,7 @@ import {
   transactionFromCell,
   zeroCurrencies,
 } from '../../ton/index.ts';
-import type { PrevBlocksInfo } from '../tvm/index.ts';
+import type { PrevBlocksInfo } from '../../tvm/index.ts';
 import { type AccountRecord, emptyAccountRecord, lookupAccount, readShardAccount } from './account-dict.ts';
 import { CAP, type ChainConfig, hasCapability } from './config-view.ts';
 import {

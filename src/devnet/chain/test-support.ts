@@ -1,7 +1,7 @@
 // Test-only helpers: a TvmRunner-shaped adapter over @ton/sandbox's Executor (in this thread), and genesis inputs.
 import { Cell } from '@ton/core';
 import { Executor } from '@ton/sandbox';
-import type { TvmTxArgs, TvmTxResult } from '../tvm/index.ts';
+import type { TvmTxArgs, TvmTxResult } from '../../tvm/index.ts';
 import type { ChainTvm } from './types.ts';
 
 /** runTransaction as the TvmRunner contract has it, straight on one Executor. */

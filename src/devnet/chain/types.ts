@@ -2,7 +2,7 @@
 // store keeps them), so a state restored from disk is as good as one just collated.
 import type { Address, Cell } from '@ton/core';
 import type { BlockIdExt, BlockInfo, ValueFlow } from '../../ton/index.ts';
-import type { TvmRunner } from '../tvm/index.ts';
+import type { TvmRunner } from '../../tvm/index.ts';
 
 /** The latest block of one chain (a shard, or the masterchain) and the state after it. */
 export interface ChainTop {
@@ -24,7 +24,7 @@ export interface ZeroState extends ChainTop {
   boc: Buffer;
 }
 
-/** What the emulator needs from the TVM runner: the `TvmRunner` contract of src/devnet/tvm, narrowed. */
+/** What the emulator needs from the TVM runner: the `TvmRunner` contract of src/tvm, narrowed. */
 export type ChainTvm = Pick<TvmRunner, 'runTransaction'>;
 
 export interface BlockTransaction {

@@ -17,9 +17,9 @@ import {
   type ZeroStateIdExt,
 } from '../../lite/index.ts';
 import { type BlockIdExt, parseBoc, sameBlockId } from '../../ton/index.ts';
+import type { TvmRunner } from '../../tvm/index.ts';
 import { type ChainTop, type ChainTops, viewMc } from '../chain/index.ts';
 import type { DevnetStore } from '../store/index.ts';
-import type { TvmRunner } from '../tvm/index.ts';
 import type { PrevBlocksSource } from './prev-blocks.ts';
 import type { SignatureStore } from './signatures.ts';
 

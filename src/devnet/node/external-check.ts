@@ -6,9 +6,9 @@ import { createHash } from 'node:crypto';
 import { type Address, beginCell, type Cell } from '@ton/core';
 import { LiteServerError } from '../../common/errors.ts';
 import { messageFromCell, msgAddressToAddress, parseBoc } from '../../ton/index.ts';
+import type { TvmRunner } from '../../tvm/index.ts';
 import { type ChainTop, viewMc } from '../chain/index.ts';
 import type { DevnetStore } from '../store/index.ts';
-import type { TvmRunner } from '../tvm/index.ts';
 import type { PrevBlocksSource } from './prev-blocks.ts';
 
 /** The node's max_ext_msg_size (validator/impl/external-message.hpp). */

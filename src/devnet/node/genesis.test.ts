@@ -4,9 +4,9 @@
 import { Address, type Cell, internal, loadMasterchainStateExtra, SendMode, toNano } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfigParams } from '../../ton/index.ts';
+import { createTvmRunner, type TvmRunnerHandle } from '../../tvm/index.ts';
 import { uninitAccount, viewMc } from '../chain/index.ts';
 import { buildDevnetConfig, DEVNET_WALLET_BALANCE, deriveGenesisKeys, deriveWallets } from '../genesis/index.ts';
-import { createTvmRunner, type TvmRunnerHandle } from '../tvm/index.ts';
 import {
   createDevnetGenesis,
   DEVNET_GLOBAL_VERSION,

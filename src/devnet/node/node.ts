@@ -9,6 +9,7 @@ import { keyPairFromSeed } from '../../adnl/index.ts';
 import { ConfigError, LiteServerError } from '../../common/errors.ts';
 import { createLiteServer, type LiteServer } from '../../lite/index.ts';
 import { type BlockIdExt, parseBoc } from '../../ton/index.ts';
+import { createTvmRunner, type TvmRunnerHandle } from '../../tvm/index.ts';
 import type { ChainTop, ChainTops } from '../chain/index.ts';
 import {
   DEVNET_GLOBAL_ID,
@@ -19,7 +20,6 @@ import {
   MAX_DEVNET_SHARDS,
 } from '../genesis/index.ts';
 import { type DevnetStore, type FileEntry, openDevnetStore } from '../store/index.ts';
-import { createTvmRunner, type TvmRunnerHandle } from '../tvm/index.ts';
 import { createDevnetView, type DevnetView } from './devnet-view.ts';
 import { checkExternal, parseExternal } from './external-check.ts';
 import { createDevnetGenesis, walletDeployMessage } from './genesis.ts';

@@ -3,9 +3,9 @@
 
 import { Lru } from '../../common/index.ts';
 import type { BlockIdExt } from '../../ton/index.ts';
+import type { PrevBlocksInfo } from '../../tvm/index.ts';
 import { type ChainTop, viewMc } from '../chain/index.ts';
 import type { DevnetStore } from '../store/index.ts';
-import type { PrevBlocksInfo } from '../tvm/index.ts';
 
 const MC_SHARD = 0x8000000000000000n;
 

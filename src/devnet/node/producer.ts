@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Cell } from '@ton/core';
+import type { TvmRunner } from '../../tvm/index.ts';
 import {
   type ChainTops,
   type CollatedBlock,
@@ -14,7 +15,6 @@ import {
   viewState,
 } from '../chain/index.ts';
 import type { DevnetStore, QueuedExternal } from '../store/index.ts';
-import type { TvmRunner } from '../tvm/index.ts';
 import type { DevnetView, HotBlock } from './devnet-view.ts';
 import type { SignatureStore } from './signatures.ts';
 import type { DevnetBlockEvent, DevnetLog, DevnetStepStats } from './types.ts';

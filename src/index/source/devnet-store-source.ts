@@ -3,11 +3,12 @@
 // hash. The file layer holds no shard states, so account states come from a liteserver source when one is
 // given (`fallback`), else from each block's own state update (hashes, balances and statuses exact; code and
 // data BoCs only where the update carries them: `complete: false`).
-import { IndexError } from '../../common/index.ts';
+import type { Cell } from '@ton/core';
+import { IndexError, Lru } from '../../common/index.ts';
 import { type DevnetStoreReader, openDevnetStoreReader } from '../../devnet/store/index.ts';
-import { type BlockIdExt, loadBlockCell } from '../../ton/index.ts';
+import type { BlockIdExt } from '../../ton/index.ts';
 import { blockKey, checkedBlock } from './ids.ts';
-import { statesFromStateUpdate } from './state-update.ts';
+import { statesFromNewState, stateUpdateNewSide } from './state-update.ts';
 import type { BlockSource, FetchedBlock } from './types.ts';
 
 export interface DevnetStoreSourceOptions {
@@ -15,8 +16,15 @@ export interface DevnetStoreSourceOptions {
   fallback?: BlockSource;
 }
 
+/** Blocks read recently whose state updates accountStates may still ask for (bounded: it keeps cells alive). */
+const NEW_SIDES_KEPT = 64;
+
 export async function createDevnetStoreSource(dir: string, opts: DevnetStoreSourceOptions = {}): Promise<BlockSource> {
   const reader: DevnetStoreReader = await openDevnetStoreReader(dir);
+  // The processor asks for a block's account states right after decoding the block it read: keep the new side
+  // of each state update read here (not the whole block), so accountStates neither reads nor parses it again.
+  const newSides = new Lru<string, Cell>(opts.fallback ? 0 : NEW_SIDES_KEPT);
+  const sideKey = (id: BlockIdExt) => `${blockKey(id)}:${id.rootHash.toString('hex')}`;
   const read = async (id: BlockIdExt): Promise<FetchedBlock> => {
     const bytes = id.seqno === 0 ? await reader.zeroStateFile(id) : await reader.blockFile(id);
     if (!bytes) {
@@ -24,7 +32,10 @@ export async function createDevnetStoreSource(dir: string, opts: DevnetStoreSour
         details: { block: blockKey(id) },
       });
     }
-    return checkedBlock(id, bytes);
+    const fetched = checkedBlock(id, bytes);
+    const side = id.seqno === 0 ? undefined : stateUpdateNewSide(fetched.root);
+    if (side) newSides.set(sideKey(id), side);
+    return fetched;
   };
   return {
     name: 'devnet-store',
@@ -39,8 +50,10 @@ export async function createDevnetStoreSource(dir: string, opts: DevnetStoreSour
     block: read,
     async accountStates(id, addresses) {
       if (opts.fallback) return opts.fallback.accountStates(id, addresses);
-      const b = await read(id);
-      return statesFromStateUpdate(loadBlockCell(b.root), addresses);
+      const key = sideKey(id);
+      const side = newSides.get(key) ?? stateUpdateNewSide((await read(id)).root);
+      newSides.delete(key);
+      return statesFromNewState(side, id.workchain, addresses);
     },
     async close() {
       await reader.close();

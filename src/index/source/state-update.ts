@@ -72,9 +72,24 @@ export function accountInState(stateRoot: Cell, address: Buffer): Cell | null {
 
 /** States after `block` of the given accounts that its state update contains (the changed ones). */
 export function statesFromStateUpdate(block: Block, addresses: readonly Buffer[]): AccountStateAfter[] {
-  const newState = block.stateUpdate.cell.refs[1];
+  return statesFromNewState(block.stateUpdate.cell.refs[1], block.info.shard.workchainId, addresses);
+}
+
+/**
+ * The new side of a block's state update (MERKLE_UPDATE ShardState: ref 1) without decoding the block: the
+ * Block cell's third reference is its state_update (block#11ef55aa … value_flow:^ValueFlow state_update:^…).
+ */
+export function stateUpdateNewSide(blockRoot: Cell): Cell | undefined {
+  return blockRoot.refs[2]?.refs[1];
+}
+
+/** statesFromStateUpdate for the new side of the update alone (see stateUpdateNewSide). */
+export function statesFromNewState(
+  newState: Cell | undefined,
+  workchain: number,
+  addresses: readonly Buffer[],
+): AccountStateAfter[] {
   if (!newState) return [];
-  const workchain = block.info.shard.workchainId;
   const out: AccountStateAfter[] = [];
   for (const address of addresses) {
     const account = accountInState(newState, address);

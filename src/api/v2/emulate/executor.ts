@@ -3,7 +3,7 @@
 // Query::estimate_fees). One Executor per process, created on first use (compiling the WASM takes about a second);
 // calls run one at a time because the emulator is synchronous WASM behind a promise, so each call also holds this
 // thread's event loop for its duration (a few milliseconds for wallets and tokens; a get-method may use up to
-// GET_METHOD_GAS_LIMIT). Moving it to worker threads, as src/devnet/tvm does for the node, is the way out if that
+// GET_METHOD_GAS_LIMIT). Moving it to worker threads, as src/tvm does for the node, is the way out if that
 // shows up in latency. A call that aborts the module (a C++ exception surfacing as a bare number) drops the
 // Executor, so the next call starts a fresh one.
 import { type Address, Cell, parseTuple, type TupleItem } from '@ton/core';

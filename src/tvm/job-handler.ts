@@ -2,7 +2,7 @@
 // into wire results. A worker thread runs exactly this, and `threads: 0` runs it in the caller's thread.
 import { Address, Cell, parseTuple } from '@ton/core';
 import { Executor, type ExecutorEmulationResult, type ExecutorVerbosity } from '@ton/sandbox';
-import { TvmError } from '../../common/errors.ts';
+import { TvmError } from '../common/errors.ts';
 import {
   asBuffer,
   BlobStore,

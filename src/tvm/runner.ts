@@ -1,7 +1,7 @@
 // createTvmRunner: a bounded FIFO of calls in front of N executors (worker threads, or one in-process executor).
 // A call waits until an executor is idle, is encoded for that executor, and its result is decoded back into cells.
 import { Cell, parseTuple, type TupleItem } from '@ton/core';
-import { TvmError } from '../../common/errors.ts';
+import { TvmError } from '../common/errors.ts';
 import { CALL_NAMES, type Call, type TickTockArgs } from './calls.ts';
 import { createInProcessLane, createWorkerLane, type Lane, type LaneEvents } from './lanes.ts';
 import type { TvmGetArgs, TvmGetResult, TvmRunnerHandle, TvmRunnerOptions, TvmTxArgs, TvmTxResult } from './types.ts';

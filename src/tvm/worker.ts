@@ -6,7 +6,7 @@ import { createJobHandler } from './job-handler.ts';
 import type { WorkerReply, WorkerRequest } from './wire.ts';
 
 const port = parentPort;
-if (port === null) throw new Error('src/devnet/tvm/worker.ts must run in a worker thread');
+if (port === null) throw new Error('src/tvm/worker.ts must run in a worker thread');
 
 const { verbosity } = workerData as { verbosity: ExecutorVerbosity };
 const handler = createJobHandler({ verbosity });

@@ -19,13 +19,9 @@ import {
 import { keyPairFromSeed, sha256_sync } from '@ton/crypto';
 import { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isTongateError } from '../../common/errors.ts';
-import {
-  loadShardAccount as loadShardAccountExact,
-  msgAddressToAddress,
-  transactionFromCell,
-} from '../../ton/index.ts';
-import { buildDevnetConfig, DEVNET_GLOBAL_ID, deriveGenesisKeys } from '../genesis/index.ts';
+import { isTongateError } from '../common/errors.ts';
+import { buildDevnetConfig, DEVNET_GLOBAL_ID, deriveGenesisKeys } from '../devnet/genesis/index.ts';
+import { loadShardAccount as loadShardAccountExact, msgAddressToAddress, transactionFromCell } from '../ton/index.ts';
 import { createTvmRunner, type TvmRunnerHandle, type TvmTxResult } from './index.ts';
 
 const NOW = 1_760_000_000;

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ExecutorVerbosity } from '@ton/sandbox';
-import { TvmError } from '../../common/errors.ts';
+import { TvmError } from '../common/errors.ts';
 import { CALL_NAMES, type Call, encodeCall } from './calls.ts';
 import { createJobHandler } from './job-handler.ts';
 import { BlobSender, type WireResult, type WorkerReply, type WorkerRequest } from './wire.ts';
