@@ -19,6 +19,12 @@ export const CONTRACT_ENTRIES = [
   { name: 'jetton-wallet', entry: 'jetton/jetton-wallet.tolk' },
   { name: 'nft-collection', entry: 'nft/nft-collection.tolk' },
   { name: 'nft-item', entry: 'nft/nft-item.tolk' },
+  { name: 'multisig-order', entry: 'multisig/order.tolk' },
+  { name: 'multisig', entry: 'multisig/multisig.tolk' },
+  { name: 'dns-collection', entry: 'dns/dns-collection.tolk' },
+  { name: 'dns-item', entry: 'dns/dns-item.tolk' },
+  { name: 'jetton-governed-minter', entry: 'jetton-governed/jetton-governed-minter.tolk' },
+  { name: 'jetton-governed-wallet', entry: 'jetton-governed/jetton-governed-wallet.tolk' },
 ] as const;
 
 export interface CompiledContractFile {
@@ -49,18 +55,35 @@ function render(name: string, entry: string, version: string, codeBoc64: string,
   ].join('\n');
 }
 
+const GENERATED_CODE_MODULE = /^generated\/([a-z0-9-]+)-code\.tolk$/;
+
+/**
+ * A contract compiled earlier in CONTRACT_ENTRIES is importable as the virtual file `generated/<name>-code.tolk`,
+ * defining `<camelName>Code(): cell` that returns its code as a constant cell (a parent that deploys children
+ * without keeping their code in storage, e.g. the multisig and its orders).
+ */
+function codeModule(name: string, code: Cell): string {
+  const fn = `${name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase())}Code`;
+  const hex = code.toBoc({ idx: false, crc32: false }).toString('hex');
+  return ['tolk 1.3', '', '@pure', `fun ${fn}(): cell`, `    asm "B{${hex}} B>boc PUSHREF"`, ''].join('\n');
+}
+
 /** Compiles every entry point; throws with the compiler's message if one does not compile. */
 export async function buildContracts(): Promise<CompiledContractFile[]> {
   const version = await getTolkCompilerVersion();
   const out: CompiledContractFile[] = [];
+  const compiled = new Map<string, Cell>();
+  const readSource = (path: string): string => {
+    const generated = GENERATED_CODE_MODULE.exec(path)?.[1];
+    const code = generated === undefined ? undefined : compiled.get(generated);
+    return code ? codeModule(generated!, code) : readFileSync(resolve(CONTRACTS_DIR, path), 'utf8');
+  };
   for (const { name, entry } of CONTRACT_ENTRIES) {
-    const result = await runTolkCompiler({
-      entrypointFileName: entry,
-      fsReadCallback: (path) => readFileSync(resolve(CONTRACTS_DIR, path), 'utf8'),
-    });
+    const result = await runTolkCompiler({ entrypointFileName: entry, fsReadCallback: readSource });
     if (result.status === 'error') throw new Error(`contracts/${entry}: Tolk compilation failed:\n${result.message}`);
     // Hash recomputed from the BoC, not taken from the compiler, so the constant is what @ton/core will see.
     const code = Cell.fromBase64(result.codeBoc64);
+    compiled.set(name, code);
     const hashHex = code.hash().toString('hex');
     const codeBoc64 = code.toBoc({ idx: false, crc32: true }).toString('base64');
     out.push({

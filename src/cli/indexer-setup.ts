@@ -2,6 +2,7 @@
 // from flags and the environment (src/common/config.ts decides the modes), a JSON-lines logger, exit
 // codes (style guide §6.5) and the ordered shutdown on SIGINT/SIGTERM with a grace timer.
 
+import { Cell } from '@ton/core';
 import { startIndexWorker } from '../../workers/index-mc-block.ts';
 import {
   ConfigError,
@@ -14,6 +15,7 @@ import {
   resolveQueueConfig,
 } from '../common/index.ts';
 import { createDatabase, type Database, describeDatabase, migrate } from '../db/index.ts';
+import { createContractsEnv, type OwnedContractsEnv, parseDnsRoots } from '../index/contracts/index.ts';
 import {
   type BlockSource,
   createDevnetStoreSource,
@@ -21,7 +23,7 @@ import {
   createLiteSource,
   type IndexMetrics,
 } from '../index/index.ts';
-import { createLitePool, loadGlobalConfig } from '../lite/index.ts';
+import { createLitePool, type LiteMethods, loadGlobalConfig } from '../lite/index.ts';
 import { createQueue, type JobQueue, type Processor } from '../queue/index.ts';
 import { type OptionSpec, UsageError } from './command.ts';
 import { databaseOptions } from './db.ts';
@@ -58,8 +60,28 @@ export const queueOptions: Record<string, OptionSpec> = {
   },
 };
 
+export const decoderOptions: Record<string, OptionSpec> = {
+  'no-decoders': {
+    type: 'boolean',
+    description:
+      'index only the core tables (blocks, transactions, messages, states): no Jetton/NFT/DNS/multisig/vesting rows',
+  },
+  'dns-root': {
+    type: 'string',
+    value: 'ADDR[=.suffix],...',
+    description: 'NFT collections whose items are DNS names (default: the mainnet .ton root)',
+  },
+  'decoder-threads': {
+    type: 'string',
+    value: 'N',
+    description: "worker threads running the decoders' get-methods",
+    default: '1',
+  },
+};
+
 export const indexerOptions: Record<string, OptionSpec> = {
   ...chainOptions,
+  ...decoderOptions,
   ...databaseOptions,
   ...queueOptions,
   ...metricsOptions,
@@ -104,6 +126,8 @@ export interface Indexer {
   queueConfig: QueueConfig;
   metrics: Registry;
   indexMetrics: IndexMetrics;
+  /** The contract decoders' environment; absent with --no-decoders. */
+  contracts?: OwnedContractsEnv;
   describe: { source: string; database: string; queue: string };
   close(): Promise<void>;
 }
@@ -128,6 +152,7 @@ export async function openIndexer(
     flags: { redisUrl: str(values, 'redis-url'), queuePrefix: str(values, 'queue-prefix') },
     env: process.env,
   });
+  const decoders = decoderConfig(values);
   const metricsPort = intOption(values, 'metrics-port');
   if (metricsPort !== undefined && metricsPort > 65535) throw new UsageError(`--metrics-port must be at most 65535`);
   if (opts.requireSharedQueue && queueConfig.kind === 'local') {
@@ -141,6 +166,7 @@ export async function openIndexer(
   };
   try {
     let source: BlockSource;
+    let libraries: ((hashes: Buffer[]) => Promise<Map<string, Cell>>) | undefined;
     if (liteConfig !== undefined) {
       const global = await loadGlobalConfig(liteConfig);
       const pool = createLitePool({
@@ -149,6 +175,7 @@ export async function openIndexer(
       });
       closers.push(() => pool.close());
       source = createLiteSource(pool);
+      libraries = (hashes) => librariesFrom(pool, hashes);
     } else {
       source = await createDevnetStoreSource(devnetStore as string);
     }
@@ -156,6 +183,10 @@ export async function openIndexer(
     const db = await createDatabase(dbConfig);
     closers.push(() => db.close());
     await migrate(db);
+    const contracts = decoders
+      ? await createContractsEnv({ db, threads: decoders.threads, dnsRoots: decoders.dnsRoots, libraries })
+      : undefined;
+    if (contracts) closers.push(() => contracts.close());
     const queue = createQueue(
       queueConfig,
       opts.lockMs === undefined
@@ -181,6 +212,7 @@ export async function openIndexer(
       queueConfig,
       metrics,
       indexMetrics,
+      contracts,
       describe: {
         source: liteConfig !== undefined ? `liteservers of ${liteConfig}` : `devnet store ${devnetStore}`,
         database: describeDatabase(dbConfig),
@@ -193,6 +225,34 @@ export async function openIndexer(
     await close();
     throw e;
   }
+}
+
+/** The decoders' settings from --no-decoders, --dns-root and --decoder-threads; null when they are off. */
+export function decoderConfig(
+  values: Values,
+): { threads: number; dnsRoots?: Array<{ collection: string; suffix: string }> } | null {
+  if (values['no-decoders'] === true) return null;
+  const threads = intOption(values, 'decoder-threads', { min: 1 }) ?? 1;
+  if (threads > 64) throw new UsageError('--decoder-threads must be at most 64');
+  const roots = str(values, 'dns-root');
+  let dnsRoots: Array<{ collection: string; suffix: string }> | undefined;
+  try {
+    dnsRoots = roots === undefined ? undefined : parseDnsRoots(roots.split(',').map((r) => r.trim()));
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  return { threads, ...(dnsRoots ? { dnsRoots } : {}) };
+}
+
+/** Libraries by hash from the liteservers (library-cell codes such as USDT's jetton wallet). */
+export async function librariesFrom(pool: LiteMethods, hashes: Buffer[]): Promise<Map<string, Cell>> {
+  const out = new Map<string, Cell>();
+  const r = await pool.getLibraries(hashes);
+  for (const e of r.result) {
+    const [cell] = Cell.fromBoc(Buffer.from(e.data));
+    if (cell?.hash().equals(Buffer.from(e.hash))) out.set(cell.hash().toString('hex'), cell);
+  }
+  return out;
 }
 
 /** Exit code for an error that ended a command: 2 bad usage or config, 75 retryable, 1 otherwise. */
@@ -252,6 +312,7 @@ export function startProcessor(
     log,
     concurrency,
     metrics: ix.indexMetrics,
+    ...(ix.contracts ? { contracts: ix.contracts } : {}),
     onIndexed: (r) =>
       log(
         r.skipped ? skippedLevel : 'info',

@@ -2,6 +2,7 @@ import { type Command, runCommand } from './command.ts';
 import { dbCommand } from './db.ts';
 import { decodeCommand } from './decode.ts';
 import { devnetCommand } from './devnet.ts';
+import { indexCommand } from './index-cmd.ts';
 import { keysCommand } from './keys.ts';
 import { serveCommand } from './serve.ts';
 import { upCommand } from './up.ts';
@@ -18,6 +19,7 @@ export const rootCommand: Command = {
     serveCommand,
     walkCommand,
     workCommand,
+    indexCommand,
     dbCommand,
     keysCommand,
     devnetCommand,

@@ -13,15 +13,16 @@ import {
   resolveQueueConfig,
 } from '../common/index.ts';
 import { createDatabase, type Database, describeDatabase, migrate } from '../db/index.ts';
-import { startActivity } from '../devnet/activity/index.ts';
+import { devnetDnsRoots, startActivity } from '../devnet/activity/index.ts';
 import { createDevnetNode, DEFAULT_LITE_PORT, type DevnetNode } from '../devnet/node/index.ts';
+import { createContractsEnv, MAINNET_DNS_ROOTS, type OwnedContractsEnv } from '../index/contracts/index.ts';
 import { type BlockSource, createDevnetStoreSource, createIndexMetrics, createLiteSource } from '../index/index.ts';
 import { checkpointBounds } from '../index/plan/checkpoints.ts';
 import { runTail } from '../index/plan/index.ts';
 import { createLitePool, type LitePool, loadGlobalConfig } from '../lite/index.ts';
 import { createQueue, type JobQueue, type Processor } from '../queue/index.ts';
 import { type Command, UsageError } from './command.ts';
-import { createLog, exitCodeFor, firstLine, intOption, onShutdownSignal, str } from './indexer-setup.ts';
+import { createLog, exitCodeFor, firstLine, intOption, librariesFrom, onShutdownSignal, str } from './indexer-setup.ts';
 import { accessOptions, accessProfile, apiLogger, listenAddress, listenOptions, startApi } from './serve.ts';
 
 export const upCommand: Command = {
@@ -63,6 +64,7 @@ export const upCommand: Command = {
     let db: Database | undefined;
     let queue: JobQueue | undefined;
     let processor: Processor | undefined;
+    let contracts: OwnedContractsEnv | undefined;
     let api: ApiServer | undefined;
     let activity: Promise<unknown> | undefined;
     let tail: Promise<void> | undefined;
@@ -103,6 +105,12 @@ export const upCommand: Command = {
       queue = createQueue(queueConfig, { log });
       const metrics = createMetricsRegistry();
       const src = source;
+      const lite = pool;
+      contracts = await createContractsEnv({
+        db,
+        libraries: (hashes) => librariesFrom(lite, hashes),
+        dnsRoots: [...MAINNET_DNS_ROOTS, ...devnetDnsRoots()],
+      });
       const indexMetrics = createIndexMetrics(metrics, { db, queue, head: () => src.head() });
       processor = startIndexWorker({
         queue,
@@ -110,6 +118,7 @@ export const upCommand: Command = {
         db,
         log,
         metrics: indexMetrics,
+        contracts,
         onIndexed: (r) =>
           log('debug', r.skipped ? 'Skipped indexed masterchain block' : 'Indexed masterchain block', { ...r }),
         onFailed: (seqno, e, final) =>
@@ -166,6 +175,7 @@ export const upCommand: Command = {
       await activity;
       await tail;
       await processor?.close().catch(() => {});
+      await contracts?.close().catch(() => {});
       await queue?.close().catch(() => {});
       await source?.close().catch(() => {});
       await pool?.close().catch(() => {});

@@ -1,9 +1,25 @@
 // The one processor (style guide §6.6, 3): masterchain seqno -> source -> parse -> decode -> write. Every mode
 // runs it: the local queue calls it, the BullMQ worker wraps it, tests call it directly.
 import { createHash } from 'node:crypto';
+import { Address } from '@ton/core';
 import { IndexError } from '../common/index.ts';
 import type { Database } from '../db/index.ts';
-import { type Block, type BlockIdExt, listBlockTransactions, loadBlockCell } from '../ton/index.ts';
+import {
+  type Block,
+  type BlockIdExt,
+  listBlockTransactions,
+  loadAccountOrNone,
+  loadBlockCell,
+  shardContains,
+} from '../ton/index.ts';
+import { storedAccount } from './contracts/stored.ts';
+import {
+  type AccountInput,
+  type ContractsEnv,
+  decodeUnitContracts,
+  type TransactionInput,
+  transactionInput,
+} from './decode/contracts/index.ts';
 import {
   type AccountStateRows,
   b64,
@@ -17,7 +33,7 @@ import {
 import { newShardBlocks, type ShardTop, shardTopsOf } from './parse/new-shard-blocks.ts';
 import { blockKey } from './source/ids.ts';
 import { ACCOUNT_NONE } from './source/state-update.ts';
-import type { BlockSource, FetchedBlock } from './source/types.ts';
+import type { AccountStateAfter, BlockSource, FetchedBlock } from './source/types.ts';
 import { type UnitRows, writeUnit } from './write/index.ts';
 
 export type IndexLog = (
@@ -30,6 +46,8 @@ export interface IndexDeps {
   source: BlockSource;
   db: Database;
   log?: IndexLog;
+  /** Contract decoders (issue 9): their rows commit with the block's. Without them only the core tables fill. */
+  contracts?: ContractsEnv;
   /** Replace the rows of a block that already has a checkpoint (default: skip it). */
   replace?: boolean;
 }
@@ -46,6 +64,59 @@ export interface IndexResult {
 interface UnitBlock {
   fetched: FetchedBlock;
   block: Block;
+}
+
+/** What the contract decoders get from the core decoding of a unit. */
+interface ContractInputs {
+  transactions: TransactionInput[];
+  /** By `${workchain}:${hex}`: the unit's newest state of each account it changed, when code and data are known. */
+  states: Map<string, AccountInput>;
+}
+
+/** An account state as the decoders take it: active, with code and data not pruned; else null. */
+function accountInputOf(s: AccountStateAfter, lastTransLt: bigint): AccountInput | null {
+  if (!s.complete) return null;
+  const account = loadAccountOrNone(s.account.beginParse(true));
+  const st = account?.storage.state;
+  if (!account || st?.type !== 'active' || !st.state.code || !st.state.data) return null;
+  const { code, data } = st.state;
+  if (code.level() !== 0 || data.level() !== 0) return null;
+  return {
+    address: new Address(s.workchain, s.address),
+    code,
+    data,
+    balance: account.storage.balance.coins,
+    lastTransLt,
+  };
+}
+
+/**
+ * Another account's state at this unit (a parent contract for cross-checks): the unit's own states, then the
+ * source at the shard block of the unit that holds the account, then the newest stored state.
+ */
+function accountLookup(
+  unit: Awaited<ReturnType<typeof collectUnit>>,
+  states: Map<string, AccountInput>,
+  source: BlockSource,
+  db: Database,
+): (address: Address) => Promise<AccountInput | null> {
+  const mc = unit.blocks.find((b) => b.fetched.id.workchain === -1)?.fetched.id;
+  return async (address) => {
+    const k = `${address.workChain}:${address.hash.toString('hex')}`;
+    const own = states.get(k);
+    if (own) return own;
+    const prefix = BigInt(`0x${address.hash.subarray(0, 8).toString('hex')}`);
+    const at =
+      address.workChain === -1
+        ? mc
+        : unit.tops.find((t) => t.workchain === address.workChain && shardContains(t.shard, prefix))?.id;
+    if (at) {
+      const [found] = await source.accountStates(at, [address.hash]);
+      const input = found ? accountInputOf(found, 0n) : null;
+      if (input) return input;
+    }
+    return storedAccount(db, address);
+  };
 }
 
 /** What the source says masterchain seqno `mcSeqno` commits: its blocks (masterchain first) and shard tops. */
@@ -110,6 +181,7 @@ async function decodeUnit(
   mcSeqno: number,
   unit: Awaited<ReturnType<typeof collectUnit>>,
   source: BlockSource,
+  contracts: ContractInputs | null,
 ): Promise<UnitRows> {
   const rows: UnitRows = {
     mcSeqno,
@@ -134,6 +206,7 @@ async function decodeUnit(
     >();
     for (const t of txs) {
       const d = toTransactionRows(t.cell, id, mcSeqno, gv);
+      contracts?.transactions.push(transactionInput(d.view, mcSeqno));
       rows.transactions.push(d.row);
       rows.messages.push(...d.messages);
       rows.messageContents.push(...d.contents);
@@ -176,7 +249,14 @@ async function decodeUnit(
       rows.accountStates.push(r.state);
       const key = `${id.workchain}:${s.address.toString('hex')}`;
       const have = latest.get(key);
-      if (!have || have.lt < last.lt) latest.set(key, { ...r, lt: last.lt });
+      if (!have || have.lt < last.lt) {
+        latest.set(key, { ...r, lt: last.lt });
+        if (contracts) {
+          const a = accountInputOf(s, last.lt);
+          if (a) contracts.states.set(key, a);
+          else contracts.states.delete(key);
+        }
+      }
     }
   }
   rows.latestAccountStates = [...latest.values()].map((r) => r.latest);
@@ -195,7 +275,22 @@ export async function indexMcBlock(mcSeqno: number, deps: IndexDeps): Promise<In
   }
   const started = performance.now();
   const unit = await collectUnit(mcSeqno, source);
-  const rows = await decodeUnit(mcSeqno, unit, source);
+  const inputs: ContractInputs | null = deps.contracts ? { transactions: [], states: new Map() } : null;
+  const rows = await decodeUnit(mcSeqno, unit, source, inputs);
+  if (deps.contracts && inputs) {
+    const mcBlock = unit.blocks.find((b) => b.fetched.id.workchain === -1) ?? unit.blocks[0];
+    const decoded = await decodeUnitContracts(
+      {
+        mcSeqno,
+        now: mcBlock?.block.info.genUtime ?? 0,
+        transactions: inputs.transactions,
+        states: [...inputs.states.values()],
+        account: accountLookup(unit, inputs.states, source, db),
+      },
+      deps.contracts,
+    );
+    rows.contracts = decoded.tables;
+  }
   const written = await writeUnit(db, rows, { replace: deps.replace });
   const result: IndexResult = {
     mcSeqno,

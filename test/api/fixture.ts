@@ -5,8 +5,11 @@
 import { rm } from 'node:fs/promises';
 import { LiteClient, LiteSingleEngine } from 'ton-lite-client';
 import { type ApiServer, type ApiServerOptions, buildApiServer } from '../../src/api/build.ts';
+import { librariesFrom } from '../../src/cli/indexer-setup.ts';
 import { migrate } from '../../src/db/index.ts';
+import { ACTIVITY_CYCLE, type ActivityLedger, devnetDnsRoots } from '../../src/devnet/activity/index.ts';
 import type { DevnetInfo, DevnetNode } from '../../src/devnet/node/index.ts';
+import { createContractsEnv } from '../../src/index/contracts/index.ts';
 import { createLiteSource, indexMcBlock } from '../../src/index/index.ts';
 import { createLitePool, type LitePool, loadGlobalConfig } from '../../src/lite/index.ts';
 import { type Kind, setupDatabase, type TestDatabase } from '../db/setup-database.ts';
@@ -29,6 +32,8 @@ export interface ApiFixture {
   base: string;
   /** Highest masterchain seqno indexed (0 when not indexed). */
   indexedThrough: number;
+  /** What the activity did (null when it ran no steps). */
+  ledger: ActivityLedger | null;
   get(path: string, headers?: Record<string, string>): Promise<{ status: number; body: JsonBody; headers: Headers }>;
   post(
     path: string,
@@ -46,12 +51,18 @@ export interface FixtureOptions {
   activitySteps?: number;
   server?: Omit<ApiServerOptions, 'db' | 'lite'>;
   blockIntervalMs?: number;
+  /**
+   * Run the whole activity cycle (contract families included) and index with the contract decoders, the DNS roots
+   * being the activity's own collections.
+   */
+  contracts?: boolean;
 }
 
 export async function startApiFixture(opts: FixtureOptions): Promise<ApiFixture> {
-  const { dir, node, info } = await startDevnetChain({
+  const { dir, node, info, ledger } = await startDevnetChain({
     seed: opts.seed,
-    steps: opts.activitySteps,
+    steps: opts.activitySteps ?? (opts.contracts ? ACTIVITY_CYCLE.length : undefined),
+    ...(opts.contracts ? { cycle: ACTIVITY_CYCLE } : {}),
     blockIntervalMs: opts.blockIntervalMs,
   });
   const pool = createLitePool({ servers: (await loadGlobalConfig(info.globalConfigFile)).liteservers });
@@ -71,7 +82,20 @@ export async function startApiFixture(opts: FixtureOptions): Promise<ApiFixture>
     await migrate(db.db);
     const source = createLiteSource(pool);
     indexedThrough = (await pool.getMasterchainInfo()).last.seqno;
-    for (let n = 1; n <= indexedThrough; n++) await indexMcBlock(n, { source, db: db.db });
+    const contracts = opts.contracts
+      ? await createContractsEnv({
+          db: db.db,
+          dnsRoots: devnetDnsRoots(ledger),
+          libraries: (h) => librariesFrom(pool, h),
+        })
+      : undefined;
+    try {
+      for (let n = 1; n <= indexedThrough; n++) {
+        await indexMcBlock(n, { source, db: db.db, ...(contracts ? { contracts } : {}) });
+      }
+    } finally {
+      await contracts?.close();
+    }
   }
   const server = await buildApiServer({ ...opts.server, db: db?.db, lite: pool });
   await server.app.listen({ port: 0, host: '127.0.0.1' });
@@ -100,6 +124,7 @@ export async function startApiFixture(opts: FixtureOptions): Promise<ApiFixture>
     server,
     base,
     indexedThrough,
+    ledger,
     get: (path, headers) => call('GET', path, undefined, headers),
     post: (path, body, headers) => call('POST', path, body, headers),
     async close() {

@@ -33,6 +33,37 @@ export const SPEC_FIXES: Array<{ schema: string; property: string; replace: Json
       'v3-api.md §3.2: the source is latest_account_states LEFT JOIN contract_methods, so a code without a ' +
       'methods row gives null (§2.4: nullable fields are JSON null)',
   },
+  // DNS and multisig (v3-api.md §3.6-3.7).
+  ...['nft_item_owner', 'dns_next_resolver', 'dns_wallet', 'dns_site_adnl', 'dns_storage_bag_id'].map((property) => ({
+    schema: 'DNSRecord',
+    property,
+    replace: { type: ['string', 'null'] },
+    why:
+      'v3-api.md §3.6: an item being auctioned has no owner and a record category it does not set is absent; ' +
+      '§2.4: nullable fields are JSON null (toncenter DNSRecord fields are Go pointers)',
+  })),
+  {
+    schema: 'MultisigOrder',
+    property: 'order_boc',
+    replace: { type: ['string', 'null'] },
+    why: 'v3-api.md §5.2: multisig_orders.order_boc is a nullable column (an order not yet initialised); §2.4: JSON null',
+  },
+  {
+    schema: 'OrderAction',
+    property: 'body_raw',
+    replace: { type: ['string', 'null'] },
+    why:
+      'v3-api.md §11.11: body_raw is a base64 string on the wire (swagger: array of integers); §3.7: only ' +
+      'send_message actions have a body, the others null',
+  },
+  ...['destination', 'value', 'error'].map((property) => ({
+    schema: 'OrderAction',
+    property,
+    replace: { type: ['string', 'null'] },
+    why:
+      'v3-api.md §3.7: an update_multisig_param action has no destination or value, and error is set only when ' +
+      'an action could not be parsed; §2.4: nullable fields are JSON null',
+  })),
   // Message, Transaction, AccountState (the blockchain endpoints).
   ...['source', 'destination'].map((property) => ({
     schema: 'Message',
@@ -107,6 +138,65 @@ export const SPEC_FIXES: Array<{ schema: string; property: string; replace: Json
     property: 'extra_currencies',
     replace: { type: ['object', 'null'], additionalProperties: { type: 'string' } },
     why: 'v3-api.md §4.2: only hash is filled when the state row is missing (the rest is JSON null)',
+  },
+  // Jetton and NFT events and objects (/jetton/*, /nft/*).
+  ...[
+    ['JettonTransfer', 'response_destination'],
+    ['JettonBurn', 'response_destination'],
+    ['NFTTransfer', 'response_destination'],
+    ['JettonMaster', 'admin_address'],
+    ['NFTCollection', 'owner_address'],
+    ['NFTItem', 'collection_address'],
+    ['NFTItem', 'owner_address'],
+  ].map(([schema, property]) => ({
+    schema: schema as string,
+    property: property as string,
+    replace: { type: ['string', 'null'] },
+    why:
+      'v3-api.md §2.4: nullable fields are JSON null (Go *AccountAddress without omitempty): addr_none, a revoked ' +
+      'admin, an ownerless collection, a standalone or uninitialised item',
+  })),
+  ...[
+    ['JettonTransfer', 'custom_payload'],
+    ['JettonTransfer', 'forward_payload'],
+    ['JettonBurn', 'custom_payload'],
+    ['NFTTransfer', 'custom_payload'],
+    ['NFTTransfer', 'forward_payload'],
+  ].map(([schema, property]) => ({
+    schema: schema as string,
+    property: property as string,
+    replace: { type: ['string', 'null'] },
+    why: 'v3-api.md §3.4: its JettonTransfer example has "custom_payload": null; a payload that is absent is null',
+  })),
+  ...[
+    ['JettonTransfer', 'decoded_custom_payload'],
+    ['JettonTransfer', 'decoded_forward_payload'],
+    ['JettonBurn', 'decoded_custom_payload'],
+    ['NFTTransfer', 'decoded_custom_payload'],
+    ['NFTTransfer', 'decoded_forward_payload'],
+  ].map(([schema, property]) => ({
+    schema: schema as string,
+    property: property as string,
+    replace: { type: ['object', 'null'] },
+    why: 'v3-api.md §2.7: undecodable (or absent) payloads give null; §3.4 example: "decoded_custom_payload": null',
+  })),
+  ...['JettonTransfer', 'JettonBurn', 'NFTTransfer'].map((schema) => ({
+    schema,
+    property: 'trace_id',
+    replace: { type: ['string', 'null'] },
+    why: 'v3-api.md §5.2: trace_id is a nullable column, NULL until traces are assembled; §2.4: null on the wire',
+  })),
+  {
+    schema: 'NFTItem',
+    property: 'collection',
+    replace: { anyOf: [{ $ref: '#/definitions/NFTCollection' }, { type: 'null' }] },
+    why: 'v3-api.md §3.5: the item LEFT JOINs its collection (Go *NFTCollection without omitempty): null when none',
+  },
+  {
+    schema: 'JettonWalletMintlessInfo',
+    property: 'custom_payload_api_uri',
+    replace: { type: ['array', 'null'], items: { type: 'string' } },
+    why: 'v3-api.md §3.4/§5.2: the URIs come from a LEFT JOIN of mintless_jetton_masters; §2.4: missing is null',
   },
 ];
 

@@ -88,7 +88,8 @@ const HOSTILE = [
 function valueFor(name: string, r: () => number): string {
   const pick = <T>(xs: T[]): T => xs[Math.floor(r() * xs.length)] as T;
   if (r() < 0.45) return pick(HOSTILE);
-  if (/address|account|source|destination|owner|jetton|collection/.test(name)) return pick(real.addresses);
+  if (/address|account|source|destination|owner|jetton|collection|wallet/.test(name)) return pick(real.addresses);
+  if (name === 'domain') return pick(['foundation.ton', 'alice.ton', 'x.t.me', 'TON']);
   if (/hash|trace_id/.test(name)) {
     const h = pick(real.hashes);
     return r() < 0.5 ? h : Buffer.from(h, 'base64').toString('hex');

@@ -13,13 +13,16 @@ import {
   type ActivityWalletEntry,
   startActivity,
 } from '../../src/devnet/activity/index.ts';
+import { checkDnsLedger, checkGovernedLedger } from '../../src/devnet/activity/ledger-dns-governed.test-util.ts';
 import {
   getWalletAddressArgs,
+  parseVestingWhitelist,
   readJettonData,
   readJettonWalletAddress,
   readJettonWalletData,
   readNftAddressByIndex,
   readNftData,
+  readVestingData,
 } from '../../src/devnet/contracts/index.ts';
 import { deriveWallets } from '../../src/devnet/genesis/index.ts';
 
@@ -161,6 +164,76 @@ async function checkLedger(s: Sandbox, ledger: ActivityLedger): Promise<void> {
   }
 }
 
+/** Code hashes indexers key the standard contracts on (contracts.md §0.1, §9). */
+const STANDARD_HASHES = {
+  vesting: 'b48b531abec3b714638291f7d77ed6dc9f6a2729efca20477137374d4ae8b590',
+  nftCollection: '64bb2d4661b5f2dc1a83bf5cbbe09e92ac0b460a1b879a5519386fca4c348bca',
+  nftItem: '4c9123828682fa6f43797ab41732bca890cae01766e0674100250516e0bf8d42',
+  highloadV3: '11acad7955844090f283bf238bc1449871f783e7cc0979408d3f4859483e8525',
+};
+
+async function codeHash(bc: Blockchain, address: Address): Promise<string | undefined> {
+  const state = (await bc.getContract(address)).account.account?.storage.state;
+  return state?.type === 'active' ? state.state.code?.hash().toString('hex') : undefined;
+}
+
+/** A transaction of `to` caused by a message from `from` carrying `value`. */
+function paid(s: Sandbox, from: Address, to: Address, value: bigint): boolean {
+  return s.txs.some(
+    (t) =>
+      accountOf(t, to) &&
+      t.inMessage?.info.type === 'internal' &&
+      t.inMessage.info.src.equals(from) &&
+      t.inMessage.info.value.coins === value,
+  );
+}
+
+/** Vesting wallets, tonweb's NFT collection and highload wallets: the chain shows what the ledger says. */
+async function checkStandardLedger(s: Sandbox, ledger: ActivityLedger): Promise<void> {
+  const { vestings, nftCollections, highloadWallets } = ledger.standard;
+  expect([vestings.length, nftCollections.length, highloadWallets.length]).toEqual([2, 2, 2]);
+  for (const v of vestings) {
+    expect(await codeHash(s.bc, v.address)).toBe(STANDARD_HASHES.vesting);
+    const stack = await getter(s.bc, v.address, 'get_vesting_data');
+    const d = readVestingData(stack);
+    expect([d.startTime, d.totalDuration, d.unlockPeriod, d.cliffDuration, d.totalAmount]).toEqual(
+      [v.params.startTime, v.params.totalDuration, v.params.unlockPeriod, v.params.cliffDuration]
+        .map(BigInt)
+        .concat(v.params.totalAmount),
+    );
+    expect(d.senderAddress.equals(v.params.senderAddress) && d.ownerAddress.equals(v.params.ownerAddress)).toBe(true);
+    const listed = parseVestingWhitelist(d.whitelist).map((a) => a.toRawString());
+    expect(listed.sort()).toEqual(v.whitelist.map((a) => a.toRawString()).sort());
+    for (const send of v.sends) expect(paid(s, v.address, send.to, send.value), `vesting send ${send.step}`).toBe(true);
+  }
+  expect(vestings.flatMap((v) => v.sends).length).toBeGreaterThan(0);
+  for (const c of nftCollections) {
+    expect(await codeHash(s.bc, c.address)).toBe(STANDARD_HASHES.nftCollection);
+    for (const item of c.items) {
+      const address = readNftAddressByIndex(
+        await getter(s.bc, c.address, 'get_nft_address_by_index', [{ type: 'int', value: item.index }]),
+      );
+      expect(address.equals(item.address)).toBe(true);
+      expect(await codeHash(s.bc, item.address)).toBe(STANDARD_HASHES.nftItem);
+      expect(readNftData(await getter(s.bc, item.address, 'get_nft_data')).ownerAddress?.equals(item.owner)).toBe(true);
+    }
+  }
+  for (const hw of highloadWallets) {
+    expect(await codeHash(s.bc, hw.address)).toBe(STANDARD_HASHES.highloadV3);
+    const pk = await getter(s.bc, hw.address, 'get_public_key');
+    expect(pk).toEqual([{ type: 'int', value: BigInt(`0x${hw.publicKey.toString('hex')}`) }]);
+    for (const send of hw.sends) {
+      const done = await getter(s.bc, hw.address, 'processed?', [
+        { type: 'int', value: send.queryId },
+        { type: 'int', value: 0n },
+      ]);
+      expect(done).toEqual([{ type: 'int', value: -1n }]);
+      expect(paid(s, hw.address, send.to, send.value), `highload send ${send.step}`).toBe(true);
+    }
+  }
+  expect(highloadWallets.flatMap((h) => h.sends).length).toBeGreaterThan(0);
+}
+
 function summary(ledger: ActivityLedger) {
   return {
     transfers: ledger.transfers.map((t) => [t.from.toRawString(), t.to.toRawString(), t.value.toString(), t.comment]),
@@ -190,10 +263,14 @@ describe('devnet activity on a sandbox chain', () => {
     });
     const counters = await handle.done;
     expect(counters.lastFailure).toBeNull();
-    expect(counters).toMatchObject({ steps: 20, ok: 20, failed: 0, skipped: 0 });
+    const n = 2 * ACTIVITY_CYCLE.length;
+    expect(counters).toMatchObject({ steps: n, ok: n, failed: 0, skipped: 0 });
     for (const kind of ACTIVITY_CYCLE) expect(counters.byKind[kind]).toEqual({ ok: 2, failed: 0, skipped: 0 });
-    expect(lines.filter((l) => l.msg === 'Ran activity step')).toHaveLength(20);
+    expect(lines.filter((l) => l.msg === 'Ran activity step')).toHaveLength(n);
     await checkLedger(s, handle.ledger());
+    await checkStandardLedger(s, handle.ledger());
+    await checkDnsLedger(s.bc, handle.ledger());
+    await checkGovernedLedger(s.bc, s.txs, handle.ledger());
   });
 
   it('is a function of the seed: the same seed repeats the same traffic, another seed differs', async () => {

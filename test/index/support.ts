@@ -15,10 +15,31 @@ const TABLES: Array<{ table: string; exclude: string[] }> = [
   { table: 'index_checkpoints', exclude: ['indexed_at'] },
 ];
 
+/** The contract decoders' tables (issue 9): every column but the row-number id. */
+export const CONTRACT_TABLES: Array<{ table: string; exclude: string[] }> = [
+  'contract_methods',
+  'jetton_masters',
+  'jetton_wallets',
+  'jetton_transfers',
+  'jetton_burns',
+  'jetton_mints',
+  'nft_collections',
+  'nft_items',
+  'nft_transfers',
+  'dns_entries',
+  'multisig',
+  'multisig_orders',
+  'vesting_contracts',
+  'vesting_whitelist',
+].map((table) => ({ table, exclude: ['id'] }));
+
 /** Per table: row count and md5 of the sorted md5s of each row's text form (order-independent). */
-export async function checksums(db: Queryable): Promise<Record<string, { rows: number; md5: string }>> {
+export async function checksums(
+  db: Queryable,
+  tables: Array<{ table: string; exclude: string[] }> = TABLES,
+): Promise<Record<string, { rows: number; md5: string }>> {
   const out: Record<string, { rows: number; md5: string }> = {};
-  for (const { table, exclude } of TABLES) {
+  for (const { table, exclude } of tables) {
     const cols = await db.query<{ column_name: string }>(
       `SELECT column_name FROM information_schema.columns WHERE table_schema = 'public' AND table_name = $1 ORDER BY ordinal_position`,
       [table],

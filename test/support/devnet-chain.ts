@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import {
   type ActivityCounters,
+  type ActivityLedger,
   type ActivityStepKind,
   CORE_CYCLE,
   startActivity,
@@ -20,6 +21,8 @@ export interface DevnetChain {
   info: DevnetInfo;
   /** What the activity did (null when it ran no steps). */
   counters: ActivityCounters | null;
+  /** What the activity did (null when it ran no steps). */
+  ledger: ActivityLedger | null;
 }
 
 /** Starts a node and runs `steps` activity steps (default one full cycle, 0 for none); every step must succeed. */
@@ -43,6 +46,7 @@ export async function startDevnetChain(opts: {
   });
   const info = await node.start();
   let counters: ActivityCounters | null = null;
+  let ledger: ActivityLedger | null = null;
   const steps = opts.steps ?? CORE_CYCLE.length;
   if (steps > 0) {
     try {
@@ -57,14 +61,15 @@ export async function startDevnetChain(opts: {
         stepTimeoutMs: 60_000,
       });
       counters = await handle.done;
-      expect(counters.failed).toBe(0);
+      ledger = handle.ledger();
+      expect(counters.failed, JSON.stringify(counters.lastFailure)).toBe(0);
     } catch (e) {
       await node.stop();
       throw e;
     }
   }
   if (opts.stop) await node.stop();
-  return { dir, node, info, counters };
+  return { dir, node, info, counters, ledger };
 }
 
 /** A TCP port free on 127.0.0.1 right now. */

@@ -1,10 +1,13 @@
 // The address_book section (v3-api.md §2.8) and GET /addressBook: for each raw address, its user-friendly form
 // (non-bounceable when the account has no code or runs a user wallet code, bounceable otherwise; test-only on
-// testnet; "addr_none" for what is not a std address), the reverse-resolved domain (null until the DNS decoder
-// lands) and the interfaces known from the code hash. One query for the whole page.
-import { Address } from '@ton/core';
-import type { Queryable } from '../../db/index.ts';
-import { formatUserFriendlyV3, isUserWalletCode, knownWalletCode } from '../../ton/index.ts';
+// testnet; "addr_none" for what is not a std address), the reverse-resolved domain (the shortest domain whose
+// NFT owner is the account and whose wallet record points back at it, from dns_entries) and the interfaces of
+// its code (interfaces.ts: exact code hash, else the get-method ids of contract_methods). One query for the
+// whole page; an account the index has no state for gets neither domain nor interfaces, as in toncenter.
+import { Address, Cell } from '@ton/core';
+import type { Queryable, Row } from '../../db/index.ts';
+import { createContractMethodsCache, formatUserFriendlyV3, isUserWalletCode } from '../../ton/index.ts';
+import { detectInterfaces, knownInterfaceCodeHashes } from './interfaces.ts';
 import type { SqlQuery } from './render/values.ts';
 
 export interface AddressBookEntry {
@@ -13,13 +16,37 @@ export interface AddressBookEntry {
   interfaces: string[];
 }
 
-/** The entry of an address the index does not know or that is not a std address. */
-function entryFor(raw: string, codeHash: string | null, testnet: boolean): AddressBookEntry {
-  const wallet = knownWalletCode(codeHash);
+interface BookRow extends Row {
+  account: string;
+  code_hash: string | null;
+  methods: readonly (number | bigint | string)[] | null;
+  /** Only for codes without a contract_methods row (an index built without the contract decoders). */
+  code_boc: string | null;
+  domain: string | null;
+}
+
+/** Method ids read from code BoCs, for codes the contract_methods table does not hold. */
+const methodsOfCode = createContractMethodsCache();
+
+function methodsOf(r: BookRow): number[] | null {
+  if (r.methods) return r.methods.map(Number);
+  const boc = r.code_boc;
+  if (r.code_hash === null || boc === null) return null;
+  return methodsOfCode.get(r.code_hash, () => {
+    try {
+      return Cell.fromBase64(boc);
+    } catch {
+      return null;
+    }
+  });
+}
+
+function entryFor(raw: string, r: BookRow | undefined, testnet: boolean): AddressBookEntry {
+  const codeHash = r?.code_hash ?? null;
   return {
     user_friendly: userFriendly(raw, codeHash, testnet),
-    domain: null,
-    interfaces: wallet ? [wallet.v3Interface] : [],
+    domain: r?.domain ?? null,
+    interfaces: r ? detectInterfaces(codeHash, methodsOf(r)) : [],
   };
 }
 
@@ -36,9 +63,28 @@ function userFriendly(raw: string, codeHash: string | null, testnet: boolean): s
   }
 }
 
-/** The one statement of an address book: code hashes of the accounts (served by the primary key). */
+const KNOWN_CODES = knownInterfaceCodeHashes();
+
+/**
+ * The one statement of an address book: code hashes by the primary key, the code's method ids from
+ * contract_methods (the code BoC instead when there is no such row and the hash alone does not name the
+ * contract), and the shortest domain from dns_entries_index_4 (its predicate nft_item_owner = dns_wallet
+ * written out so the planner can use it; ties by name, toncenter leaves them open).
+ */
 export function addressBookQuery(accounts: string[]): SqlQuery {
-  return { sql: 'SELECT account, code_hash FROM latest_account_states WHERE account = ANY($1)', params: [accounts] };
+  return {
+    sql: `SELECT las.account, las.code_hash, cm.methods,
+        CASE WHEN cm.code_hash IS NULL AND NOT (las.code_hash = ANY($2)) THEN las.code_boc END AS code_boc, d.domain
+      FROM latest_account_states las
+      LEFT JOIN contract_methods cm ON cm.code_hash = las.code_hash
+      LEFT JOIN LATERAL (
+        SELECT e.domain FROM dns_entries e
+        WHERE e.nft_item_owner = e.dns_wallet AND e.nft_item_owner = las.account
+        ORDER BY length(e.domain), e.domain LIMIT 1
+      ) d ON true
+      WHERE las.account = ANY($1)`,
+    params: [accounts, KNOWN_CODES],
+  };
 }
 
 /** Entries for `addresses` (raw upper-case forms; duplicates and nulls ignored), keyed by the raw form. */
@@ -51,9 +97,9 @@ export async function buildAddressBook(
   const book: Record<string, AddressBookEntry> = {};
   if (wanted.length === 0) return book;
   const { sql, params } = addressBookQuery(wanted);
-  const rows = await q.query<{ account: string; code_hash: string | null }>(sql, params);
-  const codeOf = new Map(rows.rows.map((r) => [r.account, r.code_hash]));
-  for (const raw of wanted) book[raw] = entryFor(raw, codeOf.get(raw) ?? null, opts.testnet);
+  const rows = await q.query<BookRow>(sql, params);
+  const byAccount = new Map(rows.rows.map((r) => [r.account, r]));
+  for (const raw of wanted) book[raw] = entryFor(raw, byAccount.get(raw), opts.testnet);
   return book;
 }
 

@@ -11,6 +11,8 @@ import {
   parseGlobalConfig,
 } from '../../lite/index.ts';
 import { type ActivityChain, liteActivityChain } from './chain.ts';
+import { emptyDnsLedger } from './ledger-dns.ts';
+import { emptyStandardLedger } from './ledger-standard.ts';
 import { createRng } from './rng.ts';
 import { STEPS, type StepContext, type StepOutcome } from './steps.ts';
 import {
@@ -110,7 +112,17 @@ export async function startActivity(o: ActivityOptions): Promise<ActivityHandle>
   const stopper = new AbortController();
   const signal = o.signal ? AbortSignal.any([o.signal, stopper.signal]) : stopper.signal;
   const counters = emptyCounters(cycle);
-  const ledger: ActivityLedger = { transfers: [], bounces: [], failedComputes: [], jettons: [], collections: [] };
+  const ledger: ActivityLedger = {
+    transfers: [],
+    bounces: [],
+    failedComputes: [],
+    jettons: [],
+    collections: [],
+    standard: emptyStandardLedger(),
+    multisigs: [],
+    dns: emptyDnsLedger(),
+    governedJettons: [],
+  };
 
   const record = (step: number, kind: ActivityStepKind, outcome: StepOutcome, durationMs: number) => {
     counters.steps++;

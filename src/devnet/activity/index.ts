@@ -3,6 +3,9 @@
 // `--activity` to startActivity; `tongate devnet activity` runs it against any devnet.
 export { startActivity } from './activity.ts';
 export type { AccountSnapshot, AccountStatus, ActivityChain, GetterResult } from './chain.ts';
+export { devnetDnsRoots, type LedgerDns, type LedgerDnsDomain, type LedgerDnsRecords } from './ledger-dns.ts';
+export type { LedgerGovernedJetton } from './ledger-governed.ts';
+export type { LedgerHighload, LedgerStandard, LedgerVesting } from './ledger-standard.ts';
 export {
   ACTIVITY_CYCLE,
   type ActivityCounters,

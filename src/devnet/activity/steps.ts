@@ -2,6 +2,7 @@
 // chain client, then waits (bounded) for its effects as any client would see them: the wallet's seqno, jetton and
 // NFT getters, the transactions of the accounts involved. It returns what happened; it never throws for a failed
 // or slow effect (errors of the chain client itself do propagate to the loop).
+// The helpers are exported for the contract families' steps (steps-<family>.ts).
 import {
   Address,
   beginCell,
@@ -43,6 +44,11 @@ import {
 } from '../contracts/index.ts';
 import type { ActivityChain } from './chain.ts';
 import type { Rng } from './rng.ts';
+import { dnsDeleteStep, dnsRegisterStep, dnsSetWalletStep, dnsTransferStep } from './steps-dns.ts';
+import { governedDeployStep, governedForceTransferStep, governedMintStep } from './steps-governed.ts';
+import { multisigApproveStep, multisigDeployStep, multisigOrderStep } from './steps-multisig.ts';
+import { highloadDeployStep, highloadSendStep, stdNftDeployStep, stdNftTransferStep } from './steps-standard.ts';
+import { vestingDeployStep, vestingSendStep, vestingWhitelistStep } from './steps-vesting.ts';
 import type { ActivityLedger, ActivityStepKind, LedgerCollection, LedgerJetton } from './types.ts';
 import { type WaitResult, waitFor } from './wait.ts';
 import type { ActivityWallet } from './wallets.ts';
@@ -68,34 +74,34 @@ export type StepOutcome =
 const VALID_FOR_S = 120;
 const WORDS = ['amber', 'birch', 'cobalt', 'delta', 'ember', 'fjord', 'granite', 'harbor', 'indigo', 'juniper'];
 
-const ok = (fields: Record<string, unknown>): StepOutcome => ({ status: 'ok', fields });
-const failed = (reason: string, fields?: Record<string, unknown>): StepOutcome => ({
+export const ok = (fields: Record<string, unknown>): StepOutcome => ({ status: 'ok', fields });
+export const failed = (reason: string, fields?: Record<string, unknown>): StepOutcome => ({
   status: 'failed',
   reason,
   fields,
 });
-const skipped = (reason: string): StepOutcome => ({ status: 'skipped', reason });
+export const skipped = (reason: string): StepOutcome => ({ status: 'skipped', reason });
 
-function wait<T>(ctx: StepContext, what: string, probe: () => Promise<T | undefined>): Promise<WaitResult<T>> {
+export function wait<T>(ctx: StepContext, what: string, probe: () => Promise<T | undefined>): Promise<WaitResult<T>> {
   return waitFor(what, probe, { timeoutMs: ctx.timeoutMs, pollMs: ctx.pollMs, signal: ctx.signal });
 }
 
-const raw = (a: Address) => a.toRawString();
+export const raw = (a: Address) => a.toRawString();
 
-function freshAddress(rng: Rng): Address {
+export function freshAddress(rng: Rng): Address {
   return new Address(0, rng.bytes(32));
 }
 
-function phrase(ctx: StepContext): string {
+export function phrase(ctx: StepContext): string {
   return `devnet activity #${ctx.step}: ${ctx.rng.pick(WORDS)} ${ctx.rng.pick(WORDS)}`;
 }
 
-function otherWallet(ctx: StepContext, not: ActivityWallet): ActivityWallet | undefined {
+export function otherWallet(ctx: StepContext, not: ActivityWallet): ActivityWallet | undefined {
   const others = ctx.wallets.filter((w) => !w.address.equals(not.address));
   return others.length > 0 ? ctx.rng.pick(others) : undefined;
 }
 
-function genesisWallet(ctx: StepContext, address: Address): ActivityWallet | undefined {
+export function genesisWallet(ctx: StepContext, address: Address): ActivityWallet | undefined {
   return ctx.wallets.find((w) => w.address.equals(address));
 }
 
@@ -109,7 +115,11 @@ async function readSeqno(ctx: StepContext, wallet: ActivityWallet): Promise<numb
  * Signs `messages` with the wallet's current seqno, sends the external (with the StateInit if the wallet is not
  * deployed yet) and waits until the seqno moves. Returns null on success, else why not.
  */
-async function sendFrom(ctx: StepContext, wallet: ActivityWallet, messages: MessageRelaxed[]): Promise<string | null> {
+export async function sendFrom(
+  ctx: StepContext,
+  wallet: ActivityWallet,
+  messages: MessageRelaxed[],
+): Promise<string | null> {
   const account = await ctx.chain.getAccount(wallet.address);
   const active = account.status === 'active';
   const seqno = active ? await readSeqno(ctx, wallet) : 0;
@@ -130,7 +140,7 @@ async function sendFrom(ctx: StepContext, wallet: ActivityWallet, messages: Mess
 }
 
 /** The newest transactions of `account` until one matches (bounded wait). */
-function waitForTx(
+export function waitForTx(
   ctx: StepContext,
   what: string,
   account: Address,
@@ -139,13 +149,13 @@ function waitForTx(
   return wait(ctx, what, async () => (await ctx.chain.getTransactions(account, 16)).find(match));
 }
 
-function inboundFrom(tx: Transaction, from: Address): { bounced: boolean; body: Cell } | undefined {
+export function inboundFrom(tx: Transaction, from: Address): { bounced: boolean; body: Cell } | undefined {
   const m = tx.inMessage;
   if (m?.info.type !== 'internal' || !m.info.src.equals(from)) return undefined;
   return { bounced: m.info.bounced, body: m.body };
 }
 
-function opOf(body: Cell): number | undefined {
+export function opOf(body: Cell): number | undefined {
   const s = body.beginParse();
   return s.remainingBits >= 32 ? s.loadUint(32) : undefined;
 }
@@ -165,7 +175,7 @@ async function jettonSupply(ctx: StepContext, master: Address): Promise<bigint |
   return r.exitCode === 0 ? readJettonData(r.stack).totalSupply : undefined;
 }
 
-async function nftOwner(ctx: StepContext, item: Address): Promise<Address | null | undefined> {
+export async function nftOwner(ctx: StepContext, item: Address): Promise<Address | null | undefined> {
   const r = await ctx.chain.runGetMethod(item, 'get_nft_data');
   if (r.exitCode !== 0) return undefined;
   const d = readNftData(r.stack);
@@ -177,7 +187,7 @@ function credit(j: LedgerJetton, owner: Address, amount: bigint) {
 }
 
 /** A recipient: another genesis wallet (it can act later) or, sometimes, a fresh address. */
-function recipient(ctx: StepContext, from: ActivityWallet, freshOdds: number): Address {
+export function recipient(ctx: StepContext, from: ActivityWallet, freshOdds: number): Address {
   const other = otherWallet(ctx, from);
   if (!other || ctx.rng.chance(1, freshOdds)) return freshAddress(ctx.rng);
   return other.address;
@@ -523,4 +533,21 @@ export const STEPS: Record<ActivityStepKind, (ctx: StepContext) => Promise<StepO
   'nft-deploy': nftDeployStep,
   'nft-mint': nftMintStep,
   'nft-transfer': nftTransferStep,
+  'vesting-deploy': vestingDeployStep,
+  'vesting-whitelist': vestingWhitelistStep,
+  'vesting-send': vestingSendStep,
+  'std-nft-deploy': stdNftDeployStep,
+  'std-nft-transfer': stdNftTransferStep,
+  'highload-deploy': highloadDeployStep,
+  'highload-send': highloadSendStep,
+  'multisig-deploy': multisigDeployStep,
+  'multisig-order': multisigOrderStep,
+  'multisig-approve': multisigApproveStep,
+  'dns-register': dnsRegisterStep,
+  'dns-set-wallet': dnsSetWalletStep,
+  'dns-delete': dnsDeleteStep,
+  'dns-transfer': dnsTransferStep,
+  'governed-deploy': governedDeployStep,
+  'governed-mint': governedMintStep,
+  'governed-force-transfer': governedForceTransferStep,
 };

@@ -2,6 +2,10 @@
 import type { Address } from '@ton/core';
 import type { GlobalConfig, LiteMethods } from '../../lite/index.ts';
 import type { ActivityChain } from './chain.ts';
+import type { LedgerDns } from './ledger-dns.ts';
+import type { LedgerGovernedJetton } from './ledger-governed.ts';
+import type { LedgerMultisig } from './ledger-multisig.ts';
+import type { LedgerStandard } from './ledger-standard.ts';
 import type { ActivityWalletEntry } from './wallets.ts';
 
 export type ActivityStepKind =
@@ -14,7 +18,24 @@ export type ActivityStepKind =
   | 'jetton-burn'
   | 'nft-deploy'
   | 'nft-mint'
-  | 'nft-transfer';
+  | 'nft-transfer'
+  | 'vesting-deploy'
+  | 'vesting-whitelist'
+  | 'vesting-send'
+  | 'std-nft-deploy'
+  | 'std-nft-transfer'
+  | 'highload-deploy'
+  | 'highload-send'
+  | 'multisig-deploy'
+  | 'multisig-order'
+  | 'multisig-approve'
+  | 'dns-register'
+  | 'dns-set-wallet'
+  | 'dns-delete'
+  | 'dns-transfer'
+  | 'governed-deploy'
+  | 'governed-mint'
+  | 'governed-force-transfer';
 
 /**
  * The core traffic (wallets, our Tolk jetton and NFT): deploys come before they are used, so the first ten steps
@@ -34,7 +55,25 @@ export const CORE_CYCLE: readonly ActivityStepKind[] = [
 ];
 
 /** The contract families of issue 9 (multisig v2, DNS, governed jetton, vesting, standard codes), each deploy first. */
-export const CONTRACTS_CYCLE: readonly ActivityStepKind[] = [];
+export const CONTRACTS_CYCLE: readonly ActivityStepKind[] = [
+  'vesting-deploy',
+  'vesting-whitelist',
+  'vesting-send',
+  'std-nft-deploy',
+  'std-nft-transfer',
+  'highload-deploy',
+  'highload-send',
+  'multisig-deploy',
+  'multisig-order',
+  'multisig-approve',
+  'dns-register',
+  'dns-set-wallet',
+  'dns-delete',
+  'dns-transfer',
+  'governed-deploy',
+  'governed-mint',
+  'governed-force-transfer',
+];
 
 /** Step i runs cycle[i % length]; by default this one, which covers every kind. */
 export const ACTIVITY_CYCLE: readonly ActivityStepKind[] = [...CORE_CYCLE, ...CONTRACTS_CYCLE];
@@ -118,6 +157,14 @@ export interface ActivityLedger {
   failedComputes: Array<{ step: number; from: Address; to: Address; exitCode: number }>;
   jettons: LedgerJetton[];
   collections: LedgerCollection[];
+  /** Vesting wallets, tonweb's NFT collection and highload wallets v3 (ledger-standard.ts). */
+  standard: LedgerStandard;
+  /** Multisig v2 wallets and their orders (ledger-multisig.ts). */
+  multisigs: LedgerMultisig[];
+  /** The devnet's .ton-style DNS zone and the names registered in it (ledger-dns.ts). */
+  dns: LedgerDns;
+  /** Governed (stablecoin-style) jettons (ledger-governed.ts). */
+  governedJettons: LedgerGovernedJetton[];
 }
 
 export interface ActivityHandle {

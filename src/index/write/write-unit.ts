@@ -15,6 +15,7 @@ import {
   SHARD_STATE_COLUMNS,
   TRANSACTION_COLUMNS,
 } from '../decode/columns.ts';
+import { deleteContractEvents, writeContractRows } from './write-contracts.ts';
 
 export const CORE_PART = 'core';
 /** Raised when decoding changes what a row holds, so blocks written by older code can be found and redone. */
@@ -31,6 +32,8 @@ export interface UnitRows {
   messageContents: Row[];
   accountStates: Row[];
   latestAccountStates: Row[];
+  /** Contract decoders' rows by table (issue 9); absent when the decoders are off. */
+  contracts?: Map<string, Row[]>;
 }
 
 export interface WriteOptions {
@@ -76,6 +79,8 @@ export async function writeUnit(db: Database, rows: UnitRows, opts: WriteOptions
     ]);
     if (existing.rowCount > 0 && !opts.replace) return false;
     await deleteUnitRows(tx, rows.mcSeqno);
+    // Without a checkpoint the unit has no rows (they commit together): only a replace has events to delete.
+    if (existing.rowCount > 0) await deleteContractEvents(tx, rows.mcSeqno);
     await tx.copyFrom('blocks', BLOCK_COLUMNS, rows.blocks);
     await tx.copyFrom('shard_state', SHARD_STATE_COLUMNS, rows.shardState);
     await tx.copyFrom('transactions', TRANSACTION_COLUMNS, rows.transactions);
@@ -101,6 +106,7 @@ export async function writeUnit(db: Database, rows: UnitRows, opts: WriteOptions
       uniqueByKey(rows.latestAccountStates),
       LATEST_UPDATE,
     );
+    const contractRows = rows.contracts ? await writeContractRows(tx, rows.contracts) : 0;
     const counts = {
       blocks: rows.blocks.length,
       shard_state: rows.shardState.length,
@@ -108,6 +114,7 @@ export async function writeUnit(db: Database, rows: UnitRows, opts: WriteOptions
       messages: rows.messages.length,
       message_contents: rows.messageContents.length,
       account_states: rows.accountStates.length,
+      ...(rows.contracts ? { contracts: contractRows } : {}),
     };
     await tx.query(
       `INSERT INTO index_checkpoints (part, mc_seqno, mc_root_hash, decoder_version, row_counts) VALUES ($1, $2, $3, $4, $5)

@@ -2,6 +2,8 @@
 // They describe what this server sends, field by field (v3-api.md §4 shapes): 64-bit numbers are strings,
 // hashes standard base64, addresses raw upper-case, a field that may be absent is not in `required`, a field
 // that may be null is `nullable`.
+import { CONTRACT_SCHEMAS } from './schemas-contracts.ts';
+import { TOKEN_SCHEMAS } from './schemas-tokens.ts';
 
 export type Schema = Record<string, unknown>;
 
@@ -283,6 +285,8 @@ const tokenInfo = obj(
     description: str('token description'),
     image: str('image URL'),
     nft_index: str('item index (NFT items)'),
+    is_nsfw: bool('flagged as not safe for work (never, here: no moderation lists)'),
+    is_scam: bool('flagged as a scam (never, here: no moderation lists)'),
     extra: { type: 'object', additionalProperties: true, description: 'other metadata fields' },
   },
   [],
@@ -401,6 +405,8 @@ export const SCHEMAS: Record<string, Schema> = {
     metadata: ref('Metadata'),
   }),
   AccountBalance: obj({ account: str(ADDRESS), balance: str(COINS) }),
+  ...TOKEN_SCHEMAS,
+  ...CONTRACT_SCHEMAS,
 };
 
 export { ref as schemaRef };

@@ -3,8 +3,8 @@
 // are strings; a field toncenter marks omitempty is left out when empty, the others are null.
 import { Cell } from '@ton/core';
 import type { Row } from '../../../db/index.ts';
-import { knownWalletCode } from '../../../ton/index.ts';
-import { createContractMethodsCache } from '../contract-methods.ts';
+import { createContractMethodsCache } from '../../../ton/index.ts';
+import { detectInterfaces } from '../interfaces.ts';
 import type { WalletFields } from '../wallet-state.ts';
 
 /** The columns every account renderer reads; `data_boc` is selected as NULL when BoCs are not wanted. */
@@ -52,10 +52,9 @@ function contractMethods(r: AccountStateRow): number[] | null {
   });
 }
 
-/** Interfaces from the code hash (exact match); get-method based detection arrives with the decoders. */
-export function interfacesOf(codeHash: string | null): string[] {
-  const wallet = knownWalletCode(codeHash);
-  return wallet ? [wallet.v3Interface] : [];
+/** Interfaces of the row's code: exact code hash, else its get-method ids (interfaces.ts, as the address book). */
+export function interfacesOf(r: AccountStateRow): string[] {
+  return detectInterfaces(r.code_hash, contractMethods(r));
 }
 
 /** AccountStateFull. `includeBoc` false leaves out data_boc and code_boc (toncenter selects them as NULL). */
@@ -75,7 +74,7 @@ export function accountStateJson(r: AccountStateRow, includeBoc: boolean): Recor
   if (includeBoc && r.data_boc !== null) out.data_boc = r.data_boc;
   if (includeBoc && r.code_boc !== null) out.code_boc = r.code_boc;
   out.contract_methods = contractMethods(r);
-  out.interfaces = interfacesOf(r.code_hash);
+  out.interfaces = interfacesOf(r);
   return out;
 }
 

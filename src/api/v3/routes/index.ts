@@ -2,8 +2,24 @@
 import type { V3RouteGroup } from '../plugin.ts';
 import { accountRoutes } from './accounts.ts';
 import { blockRoutes } from './blocks.ts';
+import { dnsRoutes } from './dns.ts';
 import { docsRoutes } from './docs.ts';
+import { jettonRoutes } from './jettons.ts';
 import { messageRoutes } from './messages.ts';
+import { multisigRoutes } from './multisig.ts';
+import { nftRoutes } from './nfts.ts';
 import { transactionRoutes } from './transactions.ts';
+import { vestingRoutes } from './vesting.ts';
 
-export const routeGroups: V3RouteGroup[] = [blockRoutes, transactionRoutes, messageRoutes, accountRoutes, docsRoutes];
+export const routeGroups: V3RouteGroup[] = [
+  blockRoutes,
+  transactionRoutes,
+  messageRoutes,
+  accountRoutes,
+  jettonRoutes,
+  nftRoutes,
+  dnsRoutes,
+  multisigRoutes,
+  vestingRoutes,
+  docsRoutes,
+];

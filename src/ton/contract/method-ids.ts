@@ -1,13 +1,13 @@
-// `contract_methods` of /accountStates: the get-method ids a contract's code dispatches on. toncenter's worker
-// reads them once per code hash into its contract_methods table (ton-index-worker parse_contract_methods); we
-// have no such table, so the API reads them from the code BoC the same way, cached by code hash:
+// The get-method ids a contract's code dispatches on (`contract_methods` of v3 /accountStates, and the cheap filter
+// of interface detection). toncenter's worker reads them once per code hash into its contract_methods table
+// (ton-index-worker parse_contract_methods) from the code BoC:
 //   the code's root cell must start with SETCP0 (0xFF00), then DICTPUSHCONST n (13 bits 0b1111010010100, a
 //   1 bit, n:(## 10), and a reference to the method dictionary, a Hashmap n of code slices). The ids are the
 //   dictionary keys read as n-bit unsigned numbers, in the dictionary's key order (so recv_external, -1,
 //   appears as 2^n - 1, after the positive ids, as toncenter prints it).
 // Code of any other shape (hand-written Fift such as wallets v1-v3, library cells) has no list: null, which is
 // what toncenter's LEFT JOIN yields for a code hash without a contract_methods row.
-import { type Cell, Dictionary } from '@ton/core';
+import { type Cell, crc16, Dictionary } from '@ton/core';
 import { Lru } from '../../common/index.ts';
 
 const SETCP0 = 0xff00;
@@ -18,10 +18,15 @@ const MAX_KEY_BITS = 32;
 /** Keys only: the dispatcher's values are code slices we never read. */
 const IGNORE_VALUE = {
   serialize: () => {
-    throw new Error('contract-methods: read only');
+    throw new Error('method-ids: read only');
   },
   parse: () => null,
 };
+
+/** A get-method's id as FunC and Tolk assign it: (crc16_xmodem(name) & 0xffff) | 0x10000 (contracts.md §0). */
+export function getMethodId(name: string): number {
+  return (crc16(Buffer.from(name, 'utf8')).readUInt16BE(0) & 0xffff) | 0x10000;
+}
 
 /** The get-method ids of `code`, or null when the code does not start with a method dictionary. */
 export function contractMethodIds(code: Cell): number[] | null {

@@ -6,7 +6,7 @@ import { Blockchain, createShardAccount, GetMethodError } from '@ton/sandbox';
 import { WalletContractV3R2, WalletContractV5Beta } from '@ton/ton';
 import { describe, expect, it } from 'vitest';
 import { hasVectors, loadVectors } from '../../../test/support/vectors.ts';
-import { contractMethodIds, createContractMethodsCache } from './contract-methods.ts';
+import { contractMethodIds, createContractMethodsCache, getMethodId } from './method-ids.ts';
 
 interface CodeVector {
   ids: { address: string };
@@ -69,6 +69,32 @@ describe.runIf(hasVectors)('contractMethodIds on mainnet codes', () => {
     }
     const absent = [0x10001, 0x12345, 0x1fffe].filter((i) => !ids.includes(i));
     for (const id of absent) expect(await exitCodeOf(bc, address, id), `id ${id} is not`).toBe(11);
+  });
+});
+
+describe('getMethodId', () => {
+  it('gives the ids of contracts.md §0 (tongo agrees on get_lockup_data)', () => {
+    const table: Record<string, number> = {
+      seqno: 85143,
+      get_jetton_data: 106029,
+      get_wallet_address: 103289,
+      get_wallet_data: 97026,
+      is_claimed: 122284,
+      get_nft_data: 102351,
+      get_collection_data: 102491,
+      get_nft_address_by_index: 92067,
+      get_nft_content: 68445,
+      dnsresolve: 123660,
+      get_domain: 119378,
+      get_full_domain: 66763,
+      get_multisig_data: 107307,
+      get_order_address: 111399,
+      get_order_data: 123832,
+      get_vesting_data: 107618,
+      get_lockup_data: 107305,
+    };
+    for (const [name, id] of Object.entries(table)) expect(getMethodId(name), name).toBe(id);
+    for (const name of Object.keys(table)) expect(getMethodId(name)).toBe(methodId(name));
   });
 });
 

@@ -1,0 +1,18 @@
+// The payload cells jetton and NFT events carry (custom_payload, forward_payload: base64 BoCs) and their
+// decoded_* twins. toncenter runs the same decoder on a payload as on a message body (v3-api.md §2.7, §7.8),
+// so a text comment or an empty cell decodes exactly as message_content.decoded does; anything else is null.
+import { Cell } from '@ton/core';
+import { decodeBody } from './message.ts';
+
+/** The decoded form of a payload BoC, or null (no payload, an unreadable BoC, or a body the decoder cannot name). */
+export function decodedPayload(boc: unknown): Record<string, unknown> | null {
+  if (typeof boc !== 'string' || boc === '') return null;
+  let cell: Cell;
+  try {
+    cell = Cell.fromBase64(boc);
+  } catch {
+    return null;
+  }
+  const opcode = cell.bits.length >= 32 ? cell.beginParse().loadInt(32) : null;
+  return decodeBody(cell.hash().toString('base64'), boc, opcode);
+}

@@ -1,0 +1,2 @@
+export { lookupHashmap } from './hashmap-lookup.ts';
+export { contractMethodIds, createContractMethodsCache, getMethodId } from './method-ids.ts';
