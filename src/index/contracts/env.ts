@@ -1,6 +1,6 @@
 // The contract decoders' environment for one indexing process: a TVM off the main thread (getters), the config
 // the getters run with, libraries from the source, the DNS roots, and stored detections for event joins.
-import { Address, Cell } from '@ton/core';
+import { Address, beginCell, Cell, Dictionary } from '@ton/core';
 import { defaultConfig } from '@ton/sandbox';
 import { ConfigError, Lru } from '../../common/index.ts';
 import type { Queryable } from '../../db/index.ts';
@@ -22,6 +22,26 @@ export interface ContractsEnvOptions {
   dnsRoots?: ReadonlyArray<{ collection: string; suffix: string }>;
   /** Libraries by hash (a liteserver's getLibraries); default none. */
   libraries?: (hashes: Buffer[]) => Promise<Map<string, Cell>>;
+}
+
+/**
+ * The config params getters may read (c7 carries the config root) or the emulator needs to run one: global id (0-2,
+ * 4 DNS root, 8 version, 9 mandatory params), workchains (12), election and validator params (15, 17, 34), storage,
+ * gas and message prices (18, 20, 21, 24, 25), size limits (43), suspended/precompiled (44, 45), bridges (71) and
+ * the DNS blacklist (80). The emulator parses the whole config on every get-method call: @ton/sandbox's 115 KB
+ * mainnet config made a getter cost ~35 ms, this subset a third of that (issue 9 helper's measurement).
+ */
+export const GETTER_CONFIG_PARAMS = [0, 1, 2, 4, 8, 9, 12, 15, 17, 18, 20, 21, 24, 25, 34, 43, 44, 45, 71, 80];
+
+/** The params of `config` (a ConfigParams dictionary root) listed in `keep`. */
+export function configSubset(config: Cell, keep: readonly number[]): Cell {
+  const all = Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), config);
+  const out = Dictionary.empty(Dictionary.Keys.Int(32), Dictionary.Values.Cell());
+  for (const k of keep) {
+    const v = all.get(k);
+    if (v) out.set(k, v);
+  }
+  return beginCell().storeDictDirect(out).endCell();
 }
 
 export interface OwnedContractsEnv extends ContractsEnv {
@@ -55,7 +75,7 @@ export async function createContractsEnv(opts: ContractsEnvOptions): Promise<Own
   };
   return {
     tvm,
-    config: Cell.fromBase64(defaultConfig),
+    config: configSubset(Cell.fromBase64(defaultConfig), GETTER_CONFIG_PARAMS),
     library,
     dnsRoots: (opts.dnsRoots ?? MAINNET_DNS_ROOTS).map((r) => ({
       collection: Address.parse(r.collection),
