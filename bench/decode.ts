@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { Address, loadAccount } from '@ton/core';
+import { Address } from '@ton/core';
 import { createDatabase, migrate } from '../src/db/index.ts';
 import { ACTIVITY_CYCLE, devnetDnsRoots, startActivity } from '../src/devnet/activity/index.ts';
 import { createDevnetNode } from '../src/devnet/node/index.ts';
@@ -32,7 +32,13 @@ import {
   shardTopsOf,
 } from '../src/index/index.ts';
 import { createLitePool, loadGlobalConfig } from '../src/lite/index.ts';
-import { listBlockTransactions, loadBlockCell, transactionFromCell, transactionView } from '../src/ton/index.ts';
+import {
+  listBlockTransactions,
+  loadAccountOrNone,
+  loadBlockCell,
+  transactionFromCell,
+  transactionView,
+} from '../src/ton/index.ts';
 
 const { values } = parseArgs({
   options: {
@@ -130,7 +136,7 @@ try {
     }
     const wanted = [...last.keys()].map((k) => Buffer.from(k, 'hex'));
     for (const st of await source.accountStates(b.fetched.id, wanted)) {
-      const account = st.account.bits.length > 1 ? loadAccount(st.account.beginParse()) : null;
+      const account = loadAccountOrNone(st.account.beginParse(true));
       const state = account?.storage.state;
       if (!account || state?.type !== 'active' || !state.state.code || !state.state.data) continue;
       const address = new Address(st.workchain, st.address);
