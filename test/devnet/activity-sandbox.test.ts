@@ -14,6 +14,7 @@ import {
   startActivity,
 } from '../../src/devnet/activity/index.ts';
 import { checkDnsLedger, checkGovernedLedger } from '../../src/devnet/activity/ledger-dns-governed.test-util.ts';
+import { checkStdJettonLedger } from '../../src/devnet/activity/ledger-standard-jetton.test-util.ts';
 import {
   getWalletAddressArgs,
   parseVestingWhitelist,
@@ -271,6 +272,7 @@ describe('devnet activity on a sandbox chain', () => {
     await checkStandardLedger(s, handle.ledger());
     await checkDnsLedger(s.bc, handle.ledger());
     await checkGovernedLedger(s.bc, s.txs, handle.ledger());
+    await checkStdJettonLedger(s.bc, handle.ledger());
   });
 
   it('is a function of the seed: the same seed repeats the same traffic, another seed differs', async () => {

@@ -1,8 +1,8 @@
-// The ledger of the standard-code families (vesting wallets, tonweb's NFT collection and item, highload wallets v3):
-// what the activity deployed and did with them, so indexer tests can compare rows with it.
+// The ledger of the standard-code families (vesting wallets, tonweb's NFT collection and item, highload wallets v3,
+// tonweb's jetton): what the activity deployed and did with them, so indexer tests can compare rows with it.
 import type { Address } from '@ton/core';
 import type { VestingParams } from '../contracts/vesting.ts';
-import type { LedgerCollection } from './types.ts';
+import type { LedgerCollection, LedgerJetton } from './types.ts';
 
 export interface LedgerVestingSend {
   step: number;
@@ -48,8 +48,10 @@ export interface LedgerStandard {
   /** tonweb's editable collection with simple items (the items' code hash is nft_item_simple). */
   nftCollections: LedgerCollection[];
   highloadWallets: LedgerHighload[];
+  /** tonweb's JettonMinter / JettonWallet (an early token-contract build). */
+  jettons: LedgerJetton[];
 }
 
 export function emptyStandardLedger(): LedgerStandard {
-  return { vestings: [], nftCollections: [], highloadWallets: [] };
+  return { vestings: [], nftCollections: [], highloadWallets: [], jettons: [] };
 }

@@ -1,5 +1,6 @@
 // Activity steps for standard codes that tonweb ships (besides vesting): token-contract's editable NFT collection with
-// simple items, and highload wallet v3. Deployed by genesis wallets, exercised as their clients would.
+// simple items, highload wallet v3, and tonweb's jetton minter and wallet. Deployed by genesis wallets, exercised as
+// their clients would.
 
 import { type Address, beginCell, external, internal, storeMessage, toNano } from '@ton/core';
 import { keyPairFromSeed } from '@ton/crypto';
@@ -17,6 +18,10 @@ import {
   readProcessed,
   STANDARD_ROYALTY_BASE,
   snakeText,
+  standardJettonMintBody,
+  standardJettonMinterAddress,
+  standardJettonMinterStateInit,
+  standardJettonWalletAddress,
   standardNftCollectionAddress,
   standardNftCollectionStateInit,
   standardNftItemAddress,
@@ -31,6 +36,9 @@ import {
   failed,
   genesisWallet,
   inboundFrom,
+  type JettonLine,
+  jettonBalance,
+  jettonSupply,
   nftOwner,
   ok,
   opOf,
@@ -201,3 +209,50 @@ export async function highloadSendStep(ctx: StepContext): Promise<StepOutcome> {
   hw.sends.push({ step: ctx.step, queryId: highloadQueryIdValue(queryId), to, value });
   return ok({ wallet: raw(hw.address), queryId: highloadQueryIdValue(queryId).toString(), to: raw(to) });
 }
+
+// --- tonweb's jetton ------------------------------------------------------------------------------------------
+
+/** tonweb's jettons: the ledger's `standard.jettons`, wallets at tonweb's wallet code. */
+export const TONWEB_JETTONS: JettonLine = {
+  label: 'tonweb ',
+  jettons: (ctx) => ctx.ledger.standard.jettons,
+  walletOf: standardJettonWalletAddress,
+};
+
+/** A genesis wallet deploys tonweb's minter (off-chain TEP-64 content, as tonweb writes it) and mints in the same message. */
+export async function stdJettonDeployStep(ctx: StepContext): Promise<StepOutcome> {
+  const admin = ctx.rng.pick(ctx.wallets);
+  const tag = ctx.rng.bytes(4).toString('hex');
+  const init = standardJettonMinterStateInit({
+    adminAddress: admin.address,
+    content: offchainContent(`https://devnet.tongate.invalid/std-jetton/${tag}.json`),
+  });
+  const master = standardJettonMinterAddress(init);
+  const to = ctx.rng.pick(ctx.wallets).address;
+  const amount = ctx.rng.bigint(1_000n, 1_000_000n) * 10n ** 9n;
+  const body = standardJettonMintBody({
+    queryId: BigInt(ctx.step),
+    destination: to,
+    tonAmount: toNano('0.1'),
+    jettonAmount: amount,
+    responseAddress: admin.address,
+  });
+  const err = await sendFrom(ctx, admin, [internal({ to: master, value: toNano('0.3'), bounce: false, init, body })]);
+  if (err) return failed(err);
+  const minted = await wait(ctx, `the first mint of ${raw(master)}`, async () =>
+    (await jettonBalance(ctx, master, to, TONWEB_JETTONS)) === amount ? true : undefined,
+  );
+  if (!minted.ok) return failed(minted.reason, { master: raw(master) });
+  const supply = await jettonSupply(ctx, master);
+  if (supply !== amount) return failed(`expected total supply ${amount}, get_jetton_data says ${supply}`);
+  ctx.ledger.standard.jettons.push({
+    step: ctx.step,
+    master,
+    admin: admin.address,
+    totalSupply: amount,
+    balances: new Map([[raw(to), amount]]),
+  });
+  return ok({ master: raw(master), admin: raw(admin.address), to: raw(to), amount: amount.toString() });
+}
+
+/** A holder sends part of its tonweb jettons with a comment and forward TON (a transfer_notification follows). */

@@ -47,7 +47,14 @@ import type { Rng } from './rng.ts';
 import { dnsDeleteStep, dnsRegisterStep, dnsSetWalletStep, dnsTransferStep } from './steps-dns.ts';
 import { governedDeployStep, governedForceTransferStep, governedMintStep } from './steps-governed.ts';
 import { multisigApproveStep, multisigDeployStep, multisigOrderStep } from './steps-multisig.ts';
-import { highloadDeployStep, highloadSendStep, stdNftDeployStep, stdNftTransferStep } from './steps-standard.ts';
+import {
+  highloadDeployStep,
+  highloadSendStep,
+  stdJettonDeployStep,
+  stdNftDeployStep,
+  stdNftTransferStep,
+  TONWEB_JETTONS,
+} from './steps-standard.ts';
 import { vestingDeployStep, vestingSendStep, vestingWhitelistStep } from './steps-vesting.ts';
 import type { ActivityLedger, ActivityStepKind, LedgerCollection, LedgerJetton } from './types.ts';
 import { type WaitResult, waitFor } from './wait.ts';
@@ -165,12 +172,34 @@ function computeExit(tx: Transaction): number | undefined {
   return d.type === 'generic' && d.computePhase.type === 'vm' ? d.computePhase.exitCode : undefined;
 }
 
-async function jettonBalance(ctx: StepContext, master: Address, owner: Address): Promise<bigint> {
-  const r = await ctx.chain.runGetMethod(jettonWalletAddress(master, owner), 'get_wallet_data');
+/**
+ * A family of jettons the activity holds: where the ledger keeps them and how a holder's wallet address derives
+ * (our Tolk jetton, tonweb's shipped one). The transfer and burn steps are the same TEP-74 messages for both.
+ */
+export interface JettonLine {
+  /** What the logs and skip reasons call it ('' for our own). */
+  label: string;
+  jettons(ctx: StepContext): LedgerJetton[];
+  walletOf(master: Address, owner: Address): Address;
+}
+
+const OWN_JETTONS: JettonLine = {
+  label: '',
+  jettons: (ctx) => ctx.ledger.jettons,
+  walletOf: jettonWalletAddress,
+};
+
+export async function jettonBalance(
+  ctx: StepContext,
+  master: Address,
+  owner: Address,
+  line: JettonLine = OWN_JETTONS,
+): Promise<bigint> {
+  const r = await ctx.chain.runGetMethod(line.walletOf(master, owner), 'get_wallet_data');
   return r.exitCode === 0 ? readJettonWalletData(r.stack).balance : 0n;
 }
 
-async function jettonSupply(ctx: StepContext, master: Address): Promise<bigint | undefined> {
+export async function jettonSupply(ctx: StepContext, master: Address): Promise<bigint | undefined> {
   const r = await ctx.chain.runGetMethod(master, 'get_jetton_data');
   return r.exitCode === 0 ? readJettonData(r.stack).totalSupply : undefined;
 }
@@ -182,7 +211,7 @@ export async function nftOwner(ctx: StepContext, item: Address): Promise<Address
   return d.init ? d.ownerAddress : undefined;
 }
 
-function credit(j: LedgerJetton, owner: Address, amount: bigint) {
+export function credit(j: LedgerJetton, owner: Address, amount: bigint) {
   j.balances.set(raw(owner), (j.balances.get(raw(owner)) ?? 0n) + amount);
 }
 
@@ -335,76 +364,87 @@ async function jettonMintStep(ctx: StepContext): Promise<StepOutcome> {
 /** A genesis wallet holding jettons, with its balance read from the chain. */
 async function pickHolder(
   ctx: StepContext,
+  line: JettonLine,
 ): Promise<{ j: LedgerJetton; holder: ActivityWallet; balance: bigint } | undefined> {
-  const candidates = ctx.ledger.jettons.flatMap((j) =>
-    ctx.wallets.filter((w) => (j.balances.get(raw(w.address)) ?? 0n) > 0n).map((holder) => ({ j, holder })),
-  );
+  const candidates = line
+    .jettons(ctx)
+    .flatMap((j) =>
+      ctx.wallets.filter((w) => (j.balances.get(raw(w.address)) ?? 0n) > 0n).map((holder) => ({ j, holder })),
+    );
   if (candidates.length === 0) return undefined;
   const { j, holder } = ctx.rng.pick(candidates);
-  const balance = await jettonBalance(ctx, j.master, holder.address);
+  const balance = await jettonBalance(ctx, j.master, holder.address, line);
   return balance > 0n ? { j, holder, balance } : undefined;
 }
 
-async function jettonTransferStep(ctx: StepContext): Promise<StepOutcome> {
-  const picked = await pickHolder(ctx);
-  if (!picked) return skipped('no genesis wallet holds jettons yet');
-  const { j, holder, balance } = picked;
-  const to = recipient(ctx, holder, 3);
-  const amount = ctx.rng.bigint(1n, balance > 3n ? balance / 3n : balance);
-  const forwardTonAmount = toNano('0.01');
-  const comment = textComment(phrase(ctx));
-  const receiverBefore = await jettonBalance(ctx, j.master, to);
-  const body = toCell(
-    storeJettonTransfer(
-      jettonTransfer({
-        queryId: BigInt(ctx.step),
-        amount,
-        destination: to,
-        responseDestination: holder.address,
-        forwardTonAmount,
-        forwardPayload: { kind: 'right', value: comment },
-      }),
-    ),
-  );
-  const holderWallet = jettonWalletAddress(j.master, holder.address);
-  const err = await sendFrom(ctx, holder, [internal({ to: holderWallet, value: toNano('0.15'), bounce: true, body })]);
-  if (err) return failed(err);
-  const credited = await wait(ctx, `the jetton transfer to ${raw(to)}`, async () =>
-    (await jettonBalance(ctx, j.master, to)) === receiverBefore + amount ? true : undefined,
-  );
-  if (!credited.ok) return failed(credited.reason);
-  const receiverWallet = jettonWalletAddress(j.master, to);
-  const notified = await waitForTx(ctx, `the transfer_notification to ${raw(to)}`, to, (tx) => {
-    const m = inboundFrom(tx, receiverWallet);
-    return m !== undefined && opOf(m.body) === JETTON_OP.transferNotification;
-  });
-  if (!notified.ok) return failed(notified.reason);
-  credit(j, holder.address, -amount);
-  credit(j, to, amount);
-  return ok({ master: raw(j.master), from: raw(holder.address), to: raw(to), amount: amount.toString() });
-}
+/** A holder sends part of its jettons of `line` with forward TON and a comment; waits for the notification. */
+export const jettonTransferStepOf =
+  (line: JettonLine) =>
+  async (ctx: StepContext): Promise<StepOutcome> => {
+    const picked = await pickHolder(ctx, line);
+    if (!picked) return skipped(`no genesis wallet holds ${line.label}jettons yet`);
+    const { j, holder, balance } = picked;
+    const to = recipient(ctx, holder, 3);
+    const amount = ctx.rng.bigint(1n, balance > 3n ? balance / 3n : balance);
+    const forwardTonAmount = toNano('0.01');
+    const comment = textComment(phrase(ctx));
+    const receiverBefore = await jettonBalance(ctx, j.master, to, line);
+    const body = toCell(
+      storeJettonTransfer(
+        jettonTransfer({
+          queryId: BigInt(ctx.step),
+          amount,
+          destination: to,
+          responseDestination: holder.address,
+          forwardTonAmount,
+          forwardPayload: { kind: 'right', value: comment },
+        }),
+      ),
+    );
+    const holderWallet = line.walletOf(j.master, holder.address);
+    const err = await sendFrom(ctx, holder, [
+      internal({ to: holderWallet, value: toNano('0.15'), bounce: true, body }),
+    ]);
+    if (err) return failed(err);
+    const credited = await wait(ctx, `the ${line.label}jetton transfer to ${raw(to)}`, async () =>
+      (await jettonBalance(ctx, j.master, to, line)) === receiverBefore + amount ? true : undefined,
+    );
+    if (!credited.ok) return failed(credited.reason);
+    const receiverWallet = line.walletOf(j.master, to);
+    const notified = await waitForTx(ctx, `the transfer_notification to ${raw(to)}`, to, (tx) => {
+      const m = inboundFrom(tx, receiverWallet);
+      return m !== undefined && opOf(m.body) === JETTON_OP.transferNotification;
+    });
+    if (!notified.ok) return failed(notified.reason);
+    credit(j, holder.address, -amount);
+    credit(j, to, amount);
+    return ok({ master: raw(j.master), from: raw(holder.address), to: raw(to), amount: amount.toString() });
+  };
 
-async function jettonBurnStep(ctx: StepContext): Promise<StepOutcome> {
-  const picked = await pickHolder(ctx);
-  if (!picked) return skipped('no genesis wallet holds jettons yet');
-  const { j, holder, balance } = picked;
-  const amount = ctx.rng.bigint(1n, balance > 10n ? balance / 10n : balance);
-  const supplyBefore = await jettonSupply(ctx, j.master);
-  if (supplyBefore === undefined) return failed(`get_jetton_data of ${raw(j.master)} failed`);
-  const body = toCell(
-    storeJettonBurn({ queryId: BigInt(ctx.step), amount, responseDestination: holder.address, customPayload: null }),
-  );
-  const holderWallet = jettonWalletAddress(j.master, holder.address);
-  const err = await sendFrom(ctx, holder, [internal({ to: holderWallet, value: toNano('0.1'), bounce: true, body })]);
-  if (err) return failed(err);
-  const burned = await wait(ctx, `the burn reaching ${raw(j.master)}`, async () =>
-    (await jettonSupply(ctx, j.master)) === supplyBefore - amount ? true : undefined,
-  );
-  if (!burned.ok) return failed(burned.reason);
-  credit(j, holder.address, -amount);
-  j.totalSupply -= amount;
-  return ok({ master: raw(j.master), owner: raw(holder.address), amount: amount.toString() });
-}
+/** A holder burns part of its jettons of `line`; the master lowers the supply on the burn_notification. */
+export const jettonBurnStepOf =
+  (line: JettonLine) =>
+  async (ctx: StepContext): Promise<StepOutcome> => {
+    const picked = await pickHolder(ctx, line);
+    if (!picked) return skipped(`no genesis wallet holds ${line.label}jettons yet`);
+    const { j, holder, balance } = picked;
+    const amount = ctx.rng.bigint(1n, balance > 10n ? balance / 10n : balance);
+    const supplyBefore = await jettonSupply(ctx, j.master);
+    if (supplyBefore === undefined) return failed(`get_jetton_data of ${raw(j.master)} failed`);
+    const body = toCell(
+      storeJettonBurn({ queryId: BigInt(ctx.step), amount, responseDestination: holder.address, customPayload: null }),
+    );
+    const holderWallet = line.walletOf(j.master, holder.address);
+    const err = await sendFrom(ctx, holder, [internal({ to: holderWallet, value: toNano('0.1'), bounce: true, body })]);
+    if (err) return failed(err);
+    const burned = await wait(ctx, `the burn reaching ${raw(j.master)}`, async () =>
+      (await jettonSupply(ctx, j.master)) === supplyBefore - amount ? true : undefined,
+    );
+    if (!burned.ok) return failed(burned.reason);
+    credit(j, holder.address, -amount);
+    j.totalSupply -= amount;
+    return ok({ master: raw(j.master), owner: raw(holder.address), amount: amount.toString() });
+  };
 
 // --- NFTs ----------------------------------------------------------------------------------------------------
 
@@ -528,8 +568,8 @@ export const STEPS: Record<ActivityStepKind, (ctx: StepContext) => Promise<StepO
   'failed-compute': failedComputeStep,
   'jetton-deploy': jettonDeployStep,
   'jetton-mint': jettonMintStep,
-  'jetton-transfer': jettonTransferStep,
-  'jetton-burn': jettonBurnStep,
+  'jetton-transfer': jettonTransferStepOf(OWN_JETTONS),
+  'jetton-burn': jettonBurnStepOf(OWN_JETTONS),
   'nft-deploy': nftDeployStep,
   'nft-mint': nftMintStep,
   'nft-transfer': nftTransferStep,
@@ -538,6 +578,9 @@ export const STEPS: Record<ActivityStepKind, (ctx: StepContext) => Promise<StepO
   'vesting-send': vestingSendStep,
   'std-nft-deploy': stdNftDeployStep,
   'std-nft-transfer': stdNftTransferStep,
+  'std-jetton-deploy': stdJettonDeployStep,
+  'std-jetton-transfer': jettonTransferStepOf(TONWEB_JETTONS),
+  'std-jetton-burn': jettonBurnStepOf(TONWEB_JETTONS),
   'highload-deploy': highloadDeployStep,
   'highload-send': highloadSendStep,
   'multisig-deploy': multisigDeployStep,

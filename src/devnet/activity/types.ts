@@ -24,6 +24,9 @@ export type ActivityStepKind =
   | 'vesting-send'
   | 'std-nft-deploy'
   | 'std-nft-transfer'
+  | 'std-jetton-deploy'
+  | 'std-jetton-transfer'
+  | 'std-jetton-burn'
   | 'highload-deploy'
   | 'highload-send'
   | 'multisig-deploy'
@@ -61,6 +64,9 @@ export const CONTRACTS_CYCLE: readonly ActivityStepKind[] = [
   'vesting-send',
   'std-nft-deploy',
   'std-nft-transfer',
+  'std-jetton-deploy',
+  'std-jetton-transfer',
+  'std-jetton-burn',
   'highload-deploy',
   'highload-send',
   'multisig-deploy',

@@ -1,5 +1,6 @@
 // Standard contract codes the devnet deploys as they are, taken at run time from the tonweb package (a dependency):
-// the vesting wallet, token-contract's editable NFT collection and simple NFT item, and highload wallet v3. Each
+// the vesting wallet, token-contract's editable NFT collection and simple NFT item, highload wallet v3, and tonweb's
+// jetton minter and wallet (an early token-contract build: mint op 21, TEP-74 messages, no TEP-89). Each
 // cell is checked against its known code hash (contracts.md §0.1, §9; shared/vectors/code_hashes.json), because
 // indexers recognise these contracts by that hash; a different tonweb build fails loudly instead of deploying
 // look-alikes. Loaded on first use, so importing this module does not load tonweb.
@@ -17,6 +18,10 @@ export const STANDARD_CODE_HASHES = {
   nftItem: '4c9123828682fa6f43797ab41732bca890cae01766e0674100250516e0bf8d42',
   /** ton-blockchain/highload-wallet-contract-v3, tonweb `HighloadWalletContractV3` (highload_v3). */
   highloadV3: '11acad7955844090f283bf238bc1449871f783e7cc0979408d3f4859483e8525',
+  /** tonweb `JettonMinter` (contracts.md §9; no name in code_hashes.json). */
+  jettonMinter: 'f95ba0330b38cdf3459b1e811e5fc6fa6cfee566d7b764455c0468140365a737',
+  /** tonweb `JettonWallet` (contracts.md §9; mainnet's SCALE jetton uses it too). */
+  jettonWallet: '4adf48135cb575adbaed476799c87ff2904269b1f949ada4d0479e9104b6f217',
 } as const;
 
 export type StandardCodeName = keyof typeof STANDARD_CODE_HASHES;
@@ -38,6 +43,14 @@ interface TonwebModule {
       NftCollection: new (
         provider: undefined,
         options: { royalty: number },
+      ) => { options: { code: TonwebCell } };
+    };
+    jetton: {
+      JettonWallet: { codeHex: string };
+      // Like the collection, the minter's code is only reachable through a constructed instance.
+      JettonMinter: new (
+        provider: undefined,
+        options: object,
       ) => { options: { code: TonwebCell } };
     };
   };
@@ -63,16 +76,19 @@ function checked(name: StandardCodeName, cell: Cell): Cell {
 
 let loaded: StandardCodes | undefined;
 
-/** The four standard codes, hash-checked (loads tonweb on the first call; throws ConfigError on a mismatch). */
+/** The standard codes, hash-checked (loads tonweb on the first call; throws ConfigError on a mismatch). */
 export function standardCodes(): StandardCodes {
   if (loaded) return loaded;
   const tonweb = createRequire(import.meta.url)('tonweb') as TonwebModule;
   const collection = new tonweb.token.nft.NftCollection(undefined, { royalty: 0 });
+  const minter = new tonweb.token.jetton.JettonMinter(undefined, {});
   loaded = {
     vesting: checked('vesting', Cell.fromHex(tonweb.LockupWallets.VestingWalletV1.codeHex)),
     nftCollection: checked('nftCollection', fromTonwebCell(collection.options.code)),
     nftItem: checked('nftItem', Cell.fromHex(tonweb.token.nft.NftItem.codeHex)),
     highloadV3: checked('highloadV3', Cell.fromHex(tonweb.HighloadWallets.HighloadWalletContractV3.codeHex)),
+    jettonMinter: checked('jettonMinter', fromTonwebCell(minter.options.code)),
+    jettonWallet: checked('jettonWallet', Cell.fromHex(tonweb.token.jetton.JettonWallet.codeHex)),
   };
   return loaded;
 }
