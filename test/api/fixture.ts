@@ -5,11 +5,9 @@
 import { rm } from 'node:fs/promises';
 import { LiteClient, LiteSingleEngine } from 'ton-lite-client';
 import { type ApiServer, type ApiServerOptions, buildApiServer } from '../../src/api/build.ts';
-import { librariesFrom } from '../../src/cli/indexer-setup.ts';
 import { migrate } from '../../src/db/index.ts';
-import { ACTIVITY_CYCLE, type ActivityLedger, devnetDnsRoots } from '../../src/devnet/activity/index.ts';
+import type { ActivityLedger } from '../../src/devnet/activity/index.ts';
 import type { DevnetInfo, DevnetNode } from '../../src/devnet/node/index.ts';
-import { createContractsEnv } from '../../src/index/contracts/index.ts';
 import { createLiteSource, indexMcBlock } from '../../src/index/index.ts';
 import { createLitePool, type LitePool, loadGlobalConfig } from '../../src/lite/index.ts';
 import { type Kind, setupDatabase, type TestDatabase } from '../db/setup-database.ts';
@@ -47,22 +45,16 @@ export interface FixtureOptions {
   seed: string;
   /** Database to index into; omit for a v2-only stack. */
   db?: Kind;
-  /** Activity steps to run before indexing (default: one full ACTIVITY_CYCLE). */
+  /** Activity steps to run before indexing (default: one core cycle, CORE_CYCLE). */
   activitySteps?: number;
   server?: Omit<ApiServerOptions, 'db' | 'lite'>;
   blockIntervalMs?: number;
-  /**
-   * Run the whole activity cycle (contract families included) and index with the contract decoders, the DNS roots
-   * being the activity's own collections.
-   */
-  contracts?: boolean;
 }
 
 export async function startApiFixture(opts: FixtureOptions): Promise<ApiFixture> {
   const { dir, node, info, ledger } = await startDevnetChain({
     seed: opts.seed,
-    steps: opts.activitySteps ?? (opts.contracts ? ACTIVITY_CYCLE.length : undefined),
-    ...(opts.contracts ? { cycle: ACTIVITY_CYCLE } : {}),
+    steps: opts.activitySteps,
     blockIntervalMs: opts.blockIntervalMs,
   });
   const pool = createLitePool({ servers: (await loadGlobalConfig(info.globalConfigFile)).liteservers });
@@ -82,20 +74,7 @@ export async function startApiFixture(opts: FixtureOptions): Promise<ApiFixture>
     await migrate(db.db);
     const source = createLiteSource(pool);
     indexedThrough = (await pool.getMasterchainInfo()).last.seqno;
-    const contracts = opts.contracts
-      ? await createContractsEnv({
-          db: db.db,
-          dnsRoots: devnetDnsRoots(ledger),
-          libraries: (h) => librariesFrom(pool, h),
-        })
-      : undefined;
-    try {
-      for (let n = 1; n <= indexedThrough; n++) {
-        await indexMcBlock(n, { source, db: db.db, ...(contracts ? { contracts } : {}) });
-      }
-    } finally {
-      await contracts?.close();
-    }
+    for (let n = 1; n <= indexedThrough; n++) await indexMcBlock(n, { source, db: db.db });
   }
   const server = await buildApiServer({ ...opts.server, db: db?.db, lite: pool });
   await server.app.listen({ port: 0, host: '127.0.0.1' });

@@ -42,9 +42,8 @@ export function emptyDnsLedger(): LedgerDns {
 
 /**
  * The DNS roots an indexer of a devnet needs (its `--dns-root` values): the devnet's collection with its suffix.
- * The collection's StateInit is fixed, so every devnet has the same one and the argument (a ledger, a devnet's
- * info) is not needed; it is accepted so callers can pass what they have.
+ * The collection's StateInit is fixed, so every devnet has the same one.
  */
-export function devnetDnsRoots(_source?: unknown): Array<{ collection: string; suffix: string }> {
+export function devnetDnsRoots(): Array<{ collection: string; suffix: string }> {
   return [{ collection: DEVNET_DNS_COLLECTION.toRawString(), suffix: DEVNET_DNS_SUFFIX }];
 }
