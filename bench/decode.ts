@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { Address } from '@ton/core';
+import type { Address } from '@ton/core';
 import { createDatabase, migrate } from '../src/db/index.ts';
 import { ACTIVITY_CYCLE, devnetDnsRoots, startActivity } from '../src/devnet/activity/index.ts';
 import { createDevnetNode } from '../src/devnet/node/index.ts';
@@ -25,6 +25,7 @@ import {
   transactionInput,
 } from '../src/index/decode/contracts/index.ts';
 import {
+  accountInputOf,
   createDevnetStoreSource,
   createLiteSource,
   type FetchedBlock,
@@ -32,13 +33,7 @@ import {
   shardTopsOf,
 } from '../src/index/index.ts';
 import { createLitePool, loadGlobalConfig } from '../src/lite/index.ts';
-import {
-  listBlockTransactions,
-  loadAccountOrNone,
-  loadBlockCell,
-  transactionFromCell,
-  transactionView,
-} from '../src/ton/index.ts';
+import { listBlockTransactions, loadBlockCell, transactionFromCell, transactionView } from '../src/ton/index.ts';
 
 const { values } = parseArgs({
   options: {
@@ -136,17 +131,8 @@ try {
     }
     const wanted = [...last.keys()].map((k) => Buffer.from(k, 'hex'));
     for (const st of await source.accountStates(b.fetched.id, wanted)) {
-      const account = loadAccountOrNone(st.account.beginParse(true));
-      const state = account?.storage.state;
-      if (!account || state?.type !== 'active' || !state.state.code || !state.state.data) continue;
-      const address = new Address(st.workchain, st.address);
-      latest.set(address.toRawString(), {
-        address,
-        code: state.state.code,
-        data: state.state.data,
-        balance: account.storage.balance.coins,
-        lastTransLt: last.get(st.address.toString('hex')) ?? 0n,
-      });
+      const input = accountInputOf(st, last.get(st.address.toString('hex')) ?? 0n);
+      if (input) latest.set(input.address.toRawString(), input);
     }
   }
   const states = [...latest.values()];

@@ -74,7 +74,7 @@ interface ContractInputs {
 }
 
 /** An account state as the decoders take it: active, with code and data not pruned; else null. */
-function accountInputOf(s: AccountStateAfter, lastTransLt: bigint): AccountInput | null {
+export function accountInputOf(s: AccountStateAfter, lastTransLt: bigint): AccountInput | null {
   if (!s.complete) return null;
   const account = loadAccountOrNone(s.account.beginParse(true));
   const st = account?.storage.state;

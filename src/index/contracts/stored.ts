@@ -3,9 +3,9 @@
 // the unit did not show with code and data). Parameterised statements only.
 import { Address, Cell } from '@ton/core';
 import type { Queryable } from '../../db/index.ts';
+import { formatAddressV3 } from '../../ton/index.ts';
 import type { AccountInput, Detected } from '../decode/contracts/types.ts';
 
-const raw = (a: Address) => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
 const cellOf = (b64: string) => Cell.fromBase64(b64);
 const hashOf = (b64: string | null) => (b64 ? Buffer.from(b64, 'base64') : Buffer.alloc(32));
 const addr = (s: string | null) => (s ? Address.parseRaw(s) : null);
@@ -20,7 +20,7 @@ export async function storedAccount(db: Queryable, address: Address): Promise<Ac
   }>(
     `SELECT code_boc, data_boc, balance::text AS balance, last_trans_lt::text AS last_trans_lt
        FROM latest_account_states WHERE account = $1 AND account_status = 'active'`,
-    [raw(address)],
+    [formatAddressV3(address)],
   );
   const row = r.rows[0];
   if (!row?.code_boc || !row.data_boc) return null;
@@ -35,7 +35,7 @@ export async function storedAccount(db: Queryable, address: Address): Promise<Ac
 
 /** An earlier detection of `address` as a jetton wallet or NFT item (what event joins need), or null. */
 export async function storedDetection(db: Queryable, address: Address): Promise<Detected | null> {
-  const a = raw(address);
+  const a = formatAddressV3(address);
   const w = await db.query<{
     balance: string;
     owner: string;

@@ -6,6 +6,7 @@
 import type { Queryable } from '../../db/index.ts';
 import type { Row } from '../decode/columns.ts';
 import { CONTRACT_TABLE_COLUMNS } from '../decode/contracts/columns.ts';
+import { stageRows } from './stage.ts';
 
 /** Tables of one row per event, keyed by (tx_hash, tx_lt), carrying mc_seqno. */
 export const EVENT_TABLES = ['jetton_transfers', 'jetton_burns', 'jetton_mints', 'nft_transfers'] as const;
@@ -30,13 +31,7 @@ function columnsOf(table: string): readonly string[] {
   return c;
 }
 
-async function stage(tx: Queryable, table: string, rows: Row[]): Promise<string> {
-  const name = `stage_${table}`;
-  await tx.query(`CREATE TEMP TABLE IF NOT EXISTS ${name} (LIKE ${table} INCLUDING DEFAULTS) ON COMMIT DELETE ROWS`);
-  await tx.query(`TRUNCATE ${name}`);
-  await tx.copyFrom(name, columnsOf(table), rows);
-  return name;
-}
+const stage = (tx: Queryable, table: string, rows: Row[]) => stageRows(tx, table, columnsOf(table), rows);
 
 /** Keeps the last row per key (the unit's newest), sorted by key so concurrent writers lock rows in one order. */
 function newestByKey(table: string, rows: Row[]): Row[] {

@@ -15,6 +15,7 @@ import {
   SHARD_STATE_COLUMNS,
   TRANSACTION_COLUMNS,
 } from '../decode/columns.ts';
+import { stageRows } from './stage.ts';
 import { deleteContractEvents, writeContractRows } from './write-contracts.ts';
 
 export const CORE_PART = 'core';
@@ -56,10 +57,7 @@ async function copyThroughStage(
   conflict: string,
 ): Promise<number> {
   if (rows.length === 0) return 0;
-  const stage = `stage_${table}`;
-  await tx.query(`CREATE TEMP TABLE IF NOT EXISTS ${stage} (LIKE ${table} INCLUDING DEFAULTS) ON COMMIT DELETE ROWS`);
-  await tx.query(`TRUNCATE ${stage}`);
-  await tx.copyFrom(stage, columns, rows);
+  const stage = await stageRows(tx, table, columns, rows);
   const cols = columns.join(', ');
   const r = await tx.query(`INSERT INTO ${table} (${cols}) SELECT ${cols} FROM ${stage} ORDER BY 1 ${conflict}`);
   return r.rowCount;

@@ -1,0 +1,18 @@
+// Staging for writes that COPY cannot do alone (insert-if-absent, forward-only upserts): rows go into a temporary
+// twin of the table, emptied at commit, and one INSERT ... SELECT moves them with its conflict rule.
+import type { Queryable } from '../../db/index.ts';
+import type { Row } from '../decode/columns.ts';
+
+/** COPYs `rows` into `stage_<table>`, a temporary twin emptied at commit; returns the stage's name. */
+export async function stageRows(
+  tx: Queryable,
+  table: string,
+  columns: readonly string[],
+  rows: Row[],
+): Promise<string> {
+  const stage = `stage_${table}`;
+  await tx.query(`CREATE TEMP TABLE IF NOT EXISTS ${stage} (LIKE ${table} INCLUDING DEFAULTS) ON COMMIT DELETE ROWS`);
+  await tx.query(`TRUNCATE ${stage}`);
+  await tx.copyFrom(stage, columns, rows);
+  return stage;
+}
