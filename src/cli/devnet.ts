@@ -1,5 +1,6 @@
 // `tongate devnet`: run the local devnet node until SIGINT/SIGTERM; `tongate devnet faucet`: send TON from a
-// genesis wallet to any address through the running node's liteserver.
+// genesis wallet to any address through the running node's liteserver; `activity` and `export-node-db` live in
+// their own files.
 
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -21,6 +22,7 @@ import {
 import { createLitePool, type GlobalConfig, parseGlobalConfig } from '../lite/index.ts';
 import { type Command, intOption, UsageError } from './command.ts';
 import { activityCommand } from './devnet-activity.ts';
+import { exportNodeDbCommand } from './devnet-export.ts';
 import { lineLog } from './line-log.ts';
 
 /** Exit codes (style guide §6.5): 1 a failure, 75 a failure worth retrying later (e.g. the node is not up yet). */
@@ -137,7 +139,7 @@ export const faucetCommand: Command = {
 
 export const devnetCommand: Command = {
   name: 'devnet',
-  summary: 'Run a local TON devnet node (real blocks, liteserver protocol), or use its faucet.',
+  summary: 'Run a local TON devnet node (real blocks, liteserver protocol), use its faucet, or export it.',
   details:
     'Without a command, runs the node until SIGINT/SIGTERM: masterchain plus a basechain split into --shards\n' +
     'shards, a step (shard blocks, then a masterchain block) every --block-interval ms (0: only when external\n' +
@@ -179,7 +181,7 @@ export const devnetCommand: Command = {
     activity: { type: 'boolean', description: 'also run the traffic generator against the node' },
     verbose: { type: 'boolean', short: 'v', description: 'log debug lines too (connections, refused messages)' },
   },
-  subcommands: [faucetCommand, activityCommand],
+  subcommands: [faucetCommand, activityCommand, exportNodeDbCommand],
   async run({ values, out, err }) {
     const shards = intOption(values, 'shards', 1, MAX_DEVNET_SHARDS);
     const blockIntervalMs = intOption(values, 'block-interval', 0, 3_600_000);

@@ -2,6 +2,9 @@
 // from flags and the environment (src/common/config.ts decides the modes), a JSON-lines logger, exit
 // codes (style guide §6.5) and the ordered shutdown on SIGINT/SIGTERM with a grace timer.
 
+import { rm } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
 import { Cell } from '@ton/core';
 import { startIndexWorker } from '../../workers/index-mc-block.ts';
 import {
@@ -23,7 +26,9 @@ import {
   createLiteSource,
   type IndexMetrics,
 } from '../index/index.ts';
+import { createNodeDbSource, type NodeDbOptions } from '../index/source/node-db-source.ts';
 import { createLitePool, type LiteMethods, loadGlobalConfig } from '../lite/index.ts';
+import type { NodeDb } from '../nodedb/node-db.ts';
 import { createQueue, type JobQueue, type Processor } from '../queue/index.ts';
 import { type OptionSpec, UsageError } from './command.ts';
 import { databaseOptions } from './db.ts';
@@ -44,7 +49,27 @@ export const chainOptions: Record<string, OptionSpec> = {
     value: 'DIR',
     description: "a devnet node's store directory, read directly (the fast path for a local devnet)",
   },
+  'node-db': {
+    type: 'string',
+    value: 'DIR',
+    description:
+      "a TON node's database folder (validator-engine --db, e.g. /var/ton-work/db), read directly on the same host",
+  },
+  'node-db-secondary': {
+    type: 'string',
+    value: 'DIR',
+    description:
+      'writable folder for the RocksDB secondary instances that follow the running node; each process uses its own subfolder (default: a temp folder)',
+  },
+  'node-db-blocks': {
+    type: 'string',
+    value: 'auto|index|packscan',
+    description:
+      "how --node-db finds blocks: the archive's RocksDB indexes (needs the native addon), scanning the pack files, or auto (default: auto)",
+  },
 };
+
+const NODE_DB_BLOCKS = ['auto', 'index', 'packscan'] as const;
 
 export const queueOptions: Record<string, OptionSpec> = {
   'redis-url': {
@@ -121,6 +146,8 @@ export function intOption(values: Values, name: string, opts: { min?: number } =
 
 export interface Indexer {
   source: BlockSource;
+  /** The node database behind a --node-db source. */
+  nodeDb?: NodeDb;
   db: Database;
   queue: JobQueue;
   queueConfig: QueueConfig;
@@ -140,8 +167,11 @@ export async function openIndexer(
 ): Promise<Indexer> {
   const liteConfig = str(values, 'lite-config');
   const devnetStore = str(values, 'devnet-store');
-  if ((liteConfig === undefined) === (devnetStore === undefined)) {
-    throw new UsageError('expected exactly one block source: --lite-config FILE|URL or --devnet-store DIR');
+  const nodeDbOptions = nodeDbConfig(values, log);
+  if ([liteConfig, devnetStore, nodeDbOptions].filter((s) => s !== undefined).length !== 1) {
+    throw new UsageError(
+      'expected exactly one block source: --lite-config FILE|URL, --devnet-store DIR or --node-db DIR',
+    );
   }
   const dbConfig = resolveDatabaseConfig({
     flags: { databaseUrl: str(values, 'database-url'), data: str(values, 'data') },
@@ -166,8 +196,25 @@ export async function openIndexer(
   };
   try {
     let source: BlockSource;
+    let nodeDb: NodeDb | undefined;
     let libraries: ((hashes: Buffer[]) => Promise<Map<string, Cell>>) | undefined;
-    if (liteConfig !== undefined) {
+    if (nodeDbOptions !== undefined) {
+      const own = nodeDbOptions.secondaryDir;
+      // this process's secondary folder (see nodeDbConfig) goes when the process is done with it
+      if (own !== undefined) closers.push(() => rm(own, { recursive: true, force: true }));
+      const s = await openNodeDbSource(nodeDbOptions);
+      source = s;
+      nodeDb = s.nodeDb;
+      closers.push(() => s.close());
+      // Say up front how the node is read and what it still has, instead of retrying blocks it garbage-collected.
+      log('info', 'Opened node database', {
+        root: nodeDbOptions.root,
+        mode: s.nodeDb.mode,
+        rocksdb: s.nodeDb.preflight.rocksdb ?? null,
+        problems: s.nodeDb.preflight.problems,
+        coverage: await s.nodeDb.coverage(),
+      });
+    } else if (liteConfig !== undefined) {
       const global = await loadGlobalConfig(liteConfig);
       const pool = createLitePool({
         servers: global.liteservers,
@@ -176,10 +223,11 @@ export async function openIndexer(
       closers.push(() => pool.close());
       source = createLiteSource(pool);
       libraries = (hashes) => librariesFrom(pool, hashes);
+      closers.push(() => source.close());
     } else {
       source = await createDevnetStoreSource(devnetStore as string);
+      closers.push(() => source.close());
     }
-    closers.push(() => source.close());
     const db = await createDatabase(dbConfig);
     closers.push(() => db.close());
     await migrate(db);
@@ -201,12 +249,20 @@ export async function openIndexer(
     const indexMetrics = createIndexMetrics(metrics, { db, queue, head: () => source.head() });
     if (metricsPort !== undefined) {
       const host = str(values, 'metrics-host') ?? '127.0.0.1';
-      const server = await serveMetrics(metrics, metricsPort, host);
+      const server = await serveMetrics(metrics, metricsPort, host, {
+        name: source.name,
+        head: () => source.head(),
+        ...(nodeDb ? { coverage: () => (nodeDb as NodeDb).coverage() } : {}),
+      });
       closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-      log('info', 'Serving metrics', { url: `http://${host}:${metricsPort}/metrics` });
+      log('info', 'Serving metrics', {
+        url: `http://${host}:${metricsPort}/metrics`,
+        health: `http://${host}:${metricsPort}/healthz`,
+      });
     }
     return {
       source,
+      ...(nodeDb ? { nodeDb } : {}),
       db,
       queue,
       queueConfig,
@@ -214,7 +270,12 @@ export async function openIndexer(
       indexMetrics,
       contracts,
       describe: {
-        source: liteConfig !== undefined ? `liteservers of ${liteConfig}` : `devnet store ${devnetStore}`,
+        source:
+          nodeDbOptions !== undefined
+            ? `node database ${nodeDbOptions.root} (blocks: ${nodeDbOptions.blocks ?? 'auto'})`
+            : liteConfig !== undefined
+              ? `liteservers of ${liteConfig}`
+              : `devnet store ${devnetStore}`,
         database: describeDatabase(dbConfig),
         queue:
           queueConfig.kind === 'bullmq' ? `BullMQ (prefix ${queueConfig.prefix ?? 'tongate'})` : 'in-process queue',
@@ -223,6 +284,41 @@ export async function openIndexer(
     };
   } catch (e) {
     await close();
+    throw e;
+  }
+}
+
+/** The node-db source's options from --node-db, --node-db-secondary and --node-db-blocks; undefined without --node-db. */
+export function nodeDbConfig(values: Values, log?: Log): NodeDbOptions | undefined {
+  const root = str(values, 'node-db');
+  const secondary = str(values, 'node-db-secondary');
+  const blocks = str(values, 'node-db-blocks');
+  if (root === undefined) {
+    if (secondary !== undefined) throw new UsageError('--node-db-secondary needs --node-db DIR');
+    if (blocks !== undefined) throw new UsageError('--node-db-blocks needs --node-db DIR');
+    return undefined;
+  }
+  if (blocks !== undefined && !(NODE_DB_BLOCKS as readonly string[]).includes(blocks)) {
+    throw new UsageError(`--node-db-blocks must be one of ${NODE_DB_BLOCKS.join(', ')}; got '${blocks}'`);
+  }
+  return {
+    root,
+    // Every RocksDB secondary needs a folder of its own: one per process, so any number of workers can follow
+    // the same node (the host name keeps processes of several machines apart on a shared volume).
+    ...(secondary === undefined ? {} : { secondaryDir: join(secondary, `${hostname()}-${process.pid}`) }),
+    ...(blocks === undefined ? {} : { blocks: blocks as (typeof NODE_DB_BLOCKS)[number] }),
+    ...(log ? { log } : {}),
+  };
+}
+
+/** createNodeDbSource, with "this is not a node database this build can read" reported as a configuration error. */
+async function openNodeDbSource(opts: NodeDbOptions): ReturnType<typeof createNodeDbSource> {
+  try {
+    return await createNodeDbSource(opts);
+  } catch (e) {
+    if (isTongateError(e) && (e.details as { nodeDb?: string } | undefined)?.nodeDb === 'unsupported') {
+      throw new ConfigError(`--node-db ${opts.root}: ${(e as Error).message}`, { cause: e });
+    }
     throw e;
   }
 }

@@ -1,5 +1,6 @@
 // --metrics-port for processes without the API server (tongate work, tongate walk): a bare node:http
-// listener that answers GET /metrics with the process's Prometheus registry and 404 otherwise.
+// listener that answers GET /metrics with the process's Prometheus registry, GET /healthz with the block
+// source's state (for a node-db source also what the node's database covers), and 404 otherwise.
 import { createServer, type Server } from 'node:http';
 import type { Registry } from '../common/index.ts';
 import type { OptionSpec } from './command.ts';
@@ -8,7 +9,7 @@ export const metricsOptions: Record<string, OptionSpec> = {
   'metrics-port': {
     type: 'string',
     value: 'PORT',
-    description: 'serve Prometheus metrics at http://HOST:PORT/metrics (off by default)',
+    description: 'serve Prometheus metrics at http://HOST:PORT/metrics and health at /healthz (off by default)',
   },
   'metrics-host': {
     type: 'string',
@@ -18,10 +19,72 @@ export const metricsOptions: Record<string, OptionSpec> = {
   },
 };
 
-export async function serveMetrics(registry: Registry, port: number, host: string): Promise<Server> {
+/** The /healthz body. `ok` is false (status 503) when the source cannot say where its head is. */
+export interface Health {
+  ok: boolean;
+  source: {
+    name: string;
+    /** The source's masterchain head; null when asking failed. */
+    head: number | null;
+    /** What a node-db source's database holds (blocks, states, garbage-collected packages). */
+    coverage?: unknown;
+    error?: string;
+  };
+}
+
+/** What /healthz reports about: the process's block source, and its coverage when it has one. */
+export interface HealthSource {
+  name: string;
+  head(): Promise<number>;
+  coverage?: () => Promise<unknown>;
+}
+
+/** Asks the source; never throws (a failure becomes ok: false with the first line of the error). */
+export async function healthOf(source: HealthSource): Promise<Health> {
+  const line = (e: unknown) => (e instanceof Error ? e.message : String(e)).split('\n')[0] ?? '';
+  const out: Health = { ok: true, source: { name: source.name, head: null } };
+  try {
+    out.source.head = await source.head();
+  } catch (e) {
+    out.ok = false;
+    out.source.error = line(e);
+  }
+  if (source.coverage) {
+    try {
+      out.source.coverage = await source.coverage();
+    } catch (e) {
+      out.ok = false;
+      out.source.error ??= line(e);
+    }
+  }
+  return out;
+}
+
+/** JSON with bigints as decimal strings and buffers (hashes in block ids) as hex. */
+const json = (v: unknown) =>
+  JSON.stringify(v, function (this: Record<string, unknown>, k, x) {
+    const raw = this[k]; // before toJSON: a Buffer arrives here as {type, data}
+    return typeof x === 'bigint' ? x.toString() : Buffer.isBuffer(raw) ? raw.toString('hex') : x;
+  });
+
+export async function serveMetrics(
+  registry: Registry,
+  port: number,
+  host: string,
+  health?: HealthSource,
+): Promise<Server> {
   const server = createServer((req, res) => {
-    if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: try GET /metrics\n');
+    const path = (req.url ?? '').split('?')[0];
+    if (req.method === 'GET' && path === '/healthz' && health) {
+      healthOf(health).then((h) =>
+        res.writeHead(h.ok ? 200 : 503, { 'content-type': 'application/json' }).end(`${json(h)}\n`),
+      );
+      return;
+    }
+    if (req.method !== 'GET' || path !== '/metrics') {
+      res
+        .writeHead(404, { 'content-type': 'text/plain' })
+        .end(`not found: try GET /metrics${health ? ' or GET /healthz' : ''}\n`);
       return;
     }
     registry.metrics().then(
