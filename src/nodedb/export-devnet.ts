@@ -2,7 +2,7 @@
 // block) written as a TON node's on-disk tree through NodeDbWriter, so that everything that reads a node
 // (`--node-db`) can be run against a chain we control. A marker file at the root of the tree records what was
 // exported, so a later run can extend the tree with the blocks the devnet made since, and refuses anything else.
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Cell } from '@ton/core';
 import {
@@ -12,6 +12,7 @@ import {
   openDevnetStoreReader,
 } from '../devnet/store/index.ts';
 import { type BlockIdExt, listBlockTransactions, loadBlockCell } from '../ton/index.ts';
+import { readdirOrEmpty } from './fs-util.ts';
 import type { ArchiveGeneration } from './layout.ts';
 import { type NodeDbWriter, openNodeDbWriter, type WriterBlock } from './writer.ts';
 
@@ -159,15 +160,6 @@ async function writeMarker(out: string, m: ExportMarker): Promise<void> {
   await rename(`${path}.tmp`, path);
 }
 
-async function listOrEmpty(dir: string): Promise<string[]> {
-  try {
-    return await readdir(dir);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw e;
-  }
-}
-
 /** The devnet's blocks and states, from an open store or from a folder (see ExportDevnetOptions.store). */
 interface DevnetInput {
   reader: Pick<DevnetStoreReader, 'manifest' | 'blockFile'>;
@@ -236,7 +228,7 @@ export async function exportDevnetNodeDb(opts: ExportDevnetOptions): Promise<Exp
   }
   const previous = await readExportMarker(opts.out);
   if (!previous) {
-    const entries = await listOrEmpty(opts.out);
+    const entries = await readdirOrEmpty(opts.out);
     if (entries.length > 0) {
       throw new ExportRefusedError(
         `${opts.out} is not empty and holds no previous export (${EXPORT_MARKER_FILE}); give an empty or new folder`,

@@ -1,8 +1,5 @@
-// Where the node keeps its archive (node-db.md §1, §2.3): package → slice → pack file, for every format
-// generation, since old slices are never rewritten. Paths mirror validator/db/archive-manager.cpp (PackageId) and
-// archive-slice.cpp (get_package_file_name, choose_package).
-import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readdirOrEmpty } from './fs-util.ts';
 
 /**
  * How a slice index lays out its packs:
@@ -180,13 +177,4 @@ function required<T>(v: T | undefined, field: string, generation: ArchiveGenerat
 
 function checkSeqno(v: number, what: string): void {
   if (!Number.isInteger(v) || v < 0 || v >= 2 ** 32) throw new RangeError(`${what}: bad seqno ${v}`);
-}
-
-async function readdirOrEmpty(dir: string): Promise<string[]> {
-  try {
-    return await readdir(dir);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw e;
-  }
 }

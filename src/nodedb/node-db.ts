@@ -26,6 +26,7 @@ import {
 import { NodeDbCorruptError, NodeDbNotYetVisibleError, NodeDbPrunedError, NodeDbUnsupportedError } from './errors.ts';
 import { openEventFifo } from './events.ts';
 import { fileName } from './fileref.ts';
+import { pathExists } from './fs-util.ts';
 import { lookupPackages, type PackageInfo, readGlobalIndex, readPackages } from './global-index.ts';
 import { type BlockHandle, HANDLE_FLAGS } from './handle.ts';
 import { loadRocksAddon, openRocks, type RocksKv, rocksPreflight } from './kv/rocks.ts';
@@ -123,18 +124,8 @@ const show = (id: { workchain: number; shard: bigint; seqno: number }) =>
   `(${id.workchain},${id.shard.toString(16).padStart(16, '0')},${id.seqno})`;
 const noLog: NodeDbLog = () => {};
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw e;
-  }
-}
-
 /** A RocksDB folder has CURRENT once the node created it. */
-const isRocksDir = (dir: string) => exists(join(dir, 'CURRENT'));
+const isRocksDir = (dir: string) => pathExists(join(dir, 'CURRENT'));
 
 export async function openNodeDb(opts: NodeDbOptions): Promise<NodeDb> {
   const root = resolve(opts.root);
@@ -148,7 +139,7 @@ export async function openNodeDb(opts: NodeDbOptions): Promise<NodeDb> {
   if (!rootStat?.isDirectory()) {
     throw new NodeDbUnsupportedError(`not a TON node database: ${root} is not a folder`, { details: { root } });
   }
-  if (!(await exists(join(root, 'archive')))) {
+  if (!(await pathExists(join(root, 'archive')))) {
     throw new NodeDbUnsupportedError(
       `not a TON node database: ${root} has no archive/ folder (expected the validator-engine --db folder, such as /var/ton-work/db)`,
       { details: { root } },
@@ -1017,7 +1008,7 @@ function packPaths(root: string, packageId: number, layout: SliceLayout, p: Slic
 }
 
 async function firstExisting(paths: readonly string[]): Promise<string | null> {
-  for (const p of paths) if (await exists(p)) return p;
+  for (const p of paths) if (await pathExists(p)) return p;
   return null;
 }
 

@@ -7,10 +7,11 @@
 // slice, so finding N or its shard blocks scans one group. Scans read entry headers only and resume where the
 // last one stopped (a pack that did not grow is not read again). Scanned groups are kept in a small LRU: a long
 // tail in pack-scan mode holds the newest groups, not the whole archive.
-import { readdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BlockIdExt } from '../ton/index.ts';
 import { parseFileName } from './fileref.ts';
+import { readdirOrEmpty } from './fs-util.ts';
 import { listPackages, packageFolder, parsePackFileName, sliceStart } from './layout.ts';
 import { openPackReader } from './pack.ts';
 import { NodeDbFormatError } from './tl.ts';
@@ -312,14 +313,5 @@ export class PackCatalog {
       }
     }
     return [...out.values()];
-  }
-}
-
-async function readdirOrEmpty(dir: string): Promise<string[]> {
-  try {
-    return await readdir(dir);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw e;
   }
 }

@@ -1,13 +1,6 @@
-// The package indexes (`archive.<id>.index/`, RocksDB) a reader has open (node-db.md §6.3): read-only for packages
-// the node no longer writes (fast to open, nothing to catch up), secondary for the newest one (catches up with the
-// node). An LRU bounds open indexes and file descriptors; an index in use is closed only once its readers are done.
-//
-// A read-only open is a snapshot of the folder at the open. A package that was the newest when the node moved on
-// can still get its last writes from the node's WAL buffer afterwards, so a lookup that misses in a read-only
-// index opened before the latest catch-up reopens it once (see `use`'s `fresh`).
-import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { NodeDbNotYetVisibleError, NodeDbUnsupportedError } from './errors.ts';
+import { pathExists } from './fs-util.ts';
 import { type OpenRocksOptions, openRocks, type RocksKv, rocksPreflight } from './kv/rocks.ts';
 import { indexDir } from './layout.ts';
 import { fatalRocksProblems } from './preflight.ts';
@@ -169,7 +162,7 @@ export class PackageIndexes {
       new NodeDbNotYetVisibleError(`node db: the index of archive package ${packageId} (${dir}) is being created`, {
         details: { packageId, path: dir },
       });
-    if (!(await exists(join(dir, 'CURRENT')))) throw notYet();
+    if (!(await pathExists(join(dir, 'CURRENT')))) throw notYet();
     const refused = this.refused.get(dir);
     if (refused) throw new NodeDbUnsupportedError(refused, { details: { path: dir } });
     if (!this.checked.has(dir)) {
@@ -197,15 +190,5 @@ export class PackageIndexes {
     if (newest) o.secondaryDir = await this.opts.secondaryDirFor(dir);
     const kv = await openRocks(dir, o);
     return { packageId, kv, mode, generation: this.generation, users: 0, evicted: false, layout: undefined };
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw e;
   }
 }

@@ -2,7 +2,7 @@
 // pack files the package has, file offsets, block handles and the per-shard "ltdb" lists behind lookups by seqno,
 // lt and unixtime. Readers mirror validator/db/archive-slice.cpp (before_query, choose_package, add_handle,
 // get_block_common); the `*Op` writers produce exactly the records the node writes, for fixtures and tests.
-import type { BlockIdExt } from '../ton/index.ts';
+import { type BlockIdExt, sameBlockId } from '../ton/index.ts';
 import { type FileKind, fileIndexKey } from './fileref.ts';
 import { type BlockHandle, blockHandleKey, decodeBlockHandle, encodeBlockHandle } from './handle.ts';
 import type { KvOp, KvReader } from './kv/types.ts';
@@ -212,7 +212,7 @@ export async function readHandle(kv: KvReader, id: BlockIdExt): Promise<BlockHan
   const v = await kv.get(blockHandleKey(id));
   if (v === null) return null;
   const h = decodeBlockHandle(v);
-  if (!sameId(h.id, id)) {
+  if (!sameBlockId(h.id, id)) {
     throw new NodeDbFormatError(`${kv.path}: handle stored for ${showId(id)} is for ${showId(h.id)}`);
   }
   return h;
@@ -220,16 +220,6 @@ export async function readHandle(kv: KvReader, id: BlockIdExt): Promise<BlockHan
 
 export function handleOp(handle: BlockHandle): KvPut {
   return { type: 'put', key: blockHandleKey(handle.id), value: encodeBlockHandle(handle) };
-}
-
-function sameId(a: BlockIdExt, b: BlockIdExt): boolean {
-  return (
-    a.workchain === b.workchain &&
-    a.shard === b.shard &&
-    a.seqno === b.seqno &&
-    a.rootHash.equals(b.rootHash) &&
-    a.fileHash.equals(b.fileHash)
-  );
 }
 
 function showId(id: { workchain: number; shard: bigint; seqno: number }): string {

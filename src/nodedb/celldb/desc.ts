@@ -3,7 +3,7 @@
 // doubly linked list headed by `desczero` (key hash zero): desczero.next is the oldest (what gc removes next),
 // desczero.prev the newest. The order is the order states were stored, not chain order.
 import { createHash } from 'node:crypto';
-import type { BlockIdExt } from '../../ton/index.ts';
+import { type BlockIdExt, sameBlockId } from '../../ton/index.ts';
 import type { KvOp, KvReader } from '../kv/types.ts';
 import { NodeDbFormatError, TL, TlReader, TlWriter } from '../tl.ts';
 
@@ -116,20 +116,10 @@ export async function stateRootOf(kv: KvReader, id: BlockIdExt): Promise<Buffer 
   const v = await kv.get(key);
   if (!v) return null;
   const e = decodeCellDbValue(v, `celldb ${kv.path} ${key.toString('ascii')}`);
-  if (!sameId(e.blockId, id)) {
+  if (!sameBlockId(e.blockId, id)) {
     throw new NodeDbFormatError(`celldb ${kv.path}: ${key.toString('ascii')} holds a different block id`);
   }
   return e.rootHash;
-}
-
-function sameId(a: BlockIdExt, b: BlockIdExt): boolean {
-  return (
-    a.workchain === b.workchain &&
-    a.shard === b.shard &&
-    a.seqno === b.seqno &&
-    a.rootHash.equals(b.rootHash) &&
-    a.fileHash.equals(b.fileHash)
-  );
 }
 
 /**
