@@ -29,12 +29,12 @@ import { fileName } from './fileref.ts';
 import { pathExists } from './fs-util.ts';
 import { lookupPackages, type PackageInfo, readGlobalIndex, readPackages } from './global-index.ts';
 import { type BlockHandle, HANDLE_FLAGS } from './handle.ts';
+import type { RocksProblem } from './kv/options.ts';
 import { loadRocksAddon, openRocks, type RocksKv, rocksPreflight } from './kv/rocks.ts';
 import { cellDbDir, globalIndexDir, packPath, stateDbDir } from './layout.ts';
 import { openPackReader } from './pack.ts';
 import { blockKey, type PackBlock, PackCatalog } from './pack-scan.ts';
 import { type OpenIndex, PackageIndexes } from './package-indexes.ts';
-import { fatalRocksProblems } from './preflight.ts';
 import { blockInfoOf, shardTopsOfRoot, type WalkStop, walkCommitted } from './shard-walk.ts';
 import {
   choosePack,
@@ -277,13 +277,15 @@ class NodeDbReader implements NodeDb {
     const { options, problems } = await rocksPreflight(dir);
     this.preflight.rocksdb ??= options.rocksdbVersion;
     this.addProblems(problems);
-    for (const p of problems) this.log('warn', p, { path: dir });
-    const fatal = fatalRocksProblems(problems);
+    for (const p of problems) this.log('warn', p.message, { path: dir, fatal: p.fatal });
+    const fatal = problems.filter((p) => p.fatal).map((p) => p.message);
     return fatal.length > 0 ? fatal.join('; ') : null;
   }
 
-  private addProblems(problems: readonly string[]): void {
-    for (const p of problems) if (!this.preflight.problems.includes(p)) this.preflight.problems.push(p);
+  private addProblems(problems: readonly RocksProblem[]): void {
+    for (const { message } of problems) {
+      if (!this.preflight.problems.includes(message)) this.preflight.problems.push(message);
+    }
   }
 
   private async secondaryDirFor(dir: string): Promise<string> {

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { NodeDbNotYetVisibleError, NodeDbUnsupportedError } from './errors.ts';
 import { pathExists } from './fs-util.ts';
+import type { RocksProblem } from './kv/options.ts';
 import { type OpenRocksOptions, openRocks, type RocksKv, rocksPreflight } from './kv/rocks.ts';
 import { indexDir } from './layout.ts';
-import { fatalRocksProblems } from './preflight.ts';
 import { readSliceLayout, type SliceLayout } from './slice-index.ts';
 import { NodeDbFormatError } from './tl.ts';
 
@@ -32,7 +32,7 @@ export interface PackageIndexesOptions {
   capacity?: number;
   log: (level: 'info' | 'warn', msg: string, fields?: Record<string, unknown>) => void;
   /** Problems found by the OPTIONS preflight of a newly opened index (collected for NodeDb.preflight). */
-  onProblems?: (problems: string[]) => void;
+  onProblems?: (problems: RocksProblem[]) => void;
 }
 
 const DEFAULT_CAPACITY = 64;
@@ -166,7 +166,7 @@ export class PackageIndexes {
     const refused = this.refused.get(dir);
     if (refused) throw new NodeDbUnsupportedError(refused, { details: { path: dir } });
     if (!this.checked.has(dir)) {
-      let problems: string[];
+      let problems: RocksProblem[];
       try {
         ({ problems } = await rocksPreflight(dir));
       } catch (e) {
@@ -176,9 +176,9 @@ export class PackageIndexes {
       this.checked.add(dir);
       if (problems.length > 0) {
         this.opts.onProblems?.(problems);
-        for (const p of problems) this.opts.log('warn', p, { path: dir });
+        for (const p of problems) this.opts.log('warn', p.message, { path: dir, fatal: p.fatal });
       }
-      const fatal = fatalRocksProblems(problems);
+      const fatal = problems.filter((p) => p.fatal).map((p) => p.message);
       if (fatal.length > 0) {
         const why = `node db: cannot read ${dir}: ${fatal.join('; ')}`;
         this.refused.set(dir, why);

@@ -422,7 +422,9 @@ describe('native RocksDB addon', () => {
           expect(opts.compression).toBe('kSnappyCompression');
           expect(checkRocksCompat(opts, status.version, { compressions: status.compressions })).toEqual([]);
           const problems = checkRocksCompat(opts, status.version, { compressions: ['none', 'zstd'] });
-          expect(problems).toEqual([expect.stringMatching(/kSnappyCompression, which this RocksDB build lacks/)]);
+          expect(problems).toEqual([
+            { fatal: true, message: expect.stringMatching(/kSnappyCompression, which this RocksDB build lacks/) },
+          ]);
         },
       );
     });
@@ -465,14 +467,21 @@ ${extra.table ?? ''}
     expect(() => parseRocksOptions('[DBOptions]\n  a=b\n', file)).toThrow(/not a RocksDB OPTIONS file/);
   });
 
-  it('flags format_version 6 for RocksDB 7.8.3 but not for 8.6.0 or newer', () => {
+  it('flags format_version 6 for RocksDB 7.8.3 (fatal) but not for 8.6.0 or newer', () => {
     const node = parseRocksOptions(options('10.10.1', 6), file);
     const old = checkRocksCompat(node, '7.8.3');
-    expect(old).toContain(
-      '/var/ton-work/db/celldb: node RocksDB 10.10.1 writes table format_version 6, which needs RocksDB >= 8.6.0; this build has 7.8.3',
-    );
-    expect(old.some((p) => p.includes('newer major release'))).toBe(true);
-    expect(checkRocksCompat(node, '8.6.0').some((p) => p.includes('format_version'))).toBe(false);
+    expect(old).toEqual([
+      {
+        fatal: true,
+        message:
+          '/var/ton-work/db/celldb: node RocksDB 10.10.1 writes table format_version 6, which needs RocksDB >= 8.6.0; this build has 7.8.3',
+      },
+      // a newer major writer alone only warns: the format is what decides
+      { fatal: false, message: expect.stringContaining('newer major release than this build') },
+    ]);
+    expect(checkRocksCompat(node, '8.6.0')).toEqual([
+      { fatal: false, message: expect.stringContaining('node RocksDB 10.10.1 is a newer major release') },
+    ]);
     expect(checkRocksCompat(node, '10.10.1')).toEqual([]);
     expect(checkRocksCompat(node, '10.11.0')).toEqual([]);
     // format 5 from a writer of the same major release: nothing to say
@@ -481,11 +490,25 @@ ${extra.table ?? ''}
 
   it('knows format_version 7 needs 10.4.0 and is wary of formats it does not know', () => {
     expect(checkRocksCompat(parseRocksOptions(options('10.10.1', 7), file), '10.3.0')).toEqual([
-      expect.stringContaining('format_version 7, which needs RocksDB >= 10.4.0; this build has 10.3.0'),
+      {
+        fatal: true,
+        message: expect.stringContaining('format_version 7, which needs RocksDB >= 10.4.0; this build has 10.3.0'),
+      },
     ]);
     expect(checkRocksCompat(parseRocksOptions(options('12.0.0', 8), file), '12.0.0')).toEqual([]);
+    // an unknown format from a newer writer may or may not read: a warning, not a refusal
     expect(checkRocksCompat(parseRocksOptions(options('12.1.0', 8), file), '12.0.0')).toEqual([
-      expect.stringContaining('format_version 8, newer than this check knows'),
+      { fatal: false, message: expect.stringContaining('format_version 8, newer than this check knows') },
+    ]);
+  });
+
+  it('refuses format_version 0 and 1 from RocksDB 11 on, and warns when our version is unreadable', () => {
+    expect(checkRocksCompat(parseRocksOptions(options('6.0.0', 1), file), '11.0.0')).toEqual([
+      { fatal: true, message: expect.stringContaining('format_version 1 is no longer readable by RocksDB >= 11') },
+    ]);
+    expect(checkRocksCompat(parseRocksOptions(options('6.0.0', 1), file), '10.10.1')).toEqual([]);
+    expect(checkRocksCompat(parseRocksOptions(options('7.8.3', 5), file), 'unknown')).toEqual([
+      { fatal: false, message: expect.stringContaining('cannot tell this build') },
     ]);
   });
 
@@ -499,10 +522,16 @@ ${extra.table ?? ''}
     expect(snappy.compressionPerLevel).toEqual(['kNoCompression', 'kLZ4Compression']);
     const problems = checkRocksCompat(snappy, '7.8.3', { compressions: ['none', 'snappy'] });
     expect(problems).toHaveLength(2);
-    expect(problems.join('\n')).toMatch(/kZSTD, which this RocksDB build lacks/);
-    expect(problems.join('\n')).toMatch(/kLZ4Compression, which this RocksDB build lacks/);
+    expect(problems.every((p) => p.fatal)).toBe(true);
+    const text = problems.map((p) => p.message).join('\n');
+    expect(text).toMatch(/kZSTD, which this RocksDB build lacks/);
+    expect(text).toMatch(/kLZ4Compression, which this RocksDB build lacks/);
     expect(checkRocksCompat(snappy, '7.8.3', { compressions: ['none', 'zstd', 'lz4'] })).toEqual([]);
     expect(checkRocksCompat(snappy, '7.8.3')).toEqual([]); // codecs unknown: not checked
+    const odd = parseRocksOptions(options('7.8.3', 5).replace('=kNoCompression', '=kFancyCompression'), file);
+    expect(checkRocksCompat(odd, '7.8.3', { compressions: ['none'] })).toEqual([
+      { fatal: true, message: expect.stringContaining('kFancyCompression, a codec this check does not know') },
+    ]);
   });
 
   it('flags a merge operator or comparator tongate does not provide', () => {
@@ -512,9 +541,13 @@ ${extra.table ?? ''}
     const opts = parseRocksOptions(text, file);
     expect(opts.mergeOperator).toBe('StringAppendOperator');
     const problems = checkRocksCompat(opts, '7.8.3');
-    expect(problems).toHaveLength(2);
-    expect(problems[0]).toMatch(/merge operator StringAppendOperator, which tongate does not provide/);
-    expect(problems[1]).toMatch(/ordered by rocksdb.ReverseBytewiseComparator/);
+    expect(problems).toEqual([
+      {
+        fatal: true,
+        message: expect.stringMatching(/merge operator StringAppendOperator, which tongate does not provide/),
+      },
+      { fatal: true, message: expect.stringMatching(/ordered by rocksdb.ReverseBytewiseComparator/) },
+    ]);
   });
 
   it('reads the newest of several OPTIONS files in a folder', async () => {

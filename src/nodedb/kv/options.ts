@@ -130,44 +130,62 @@ export interface RocksBuildInfo {
   mergeOperators?: readonly string[];
 }
 
+/** One finding of the OPTIONS preflight. */
+export interface RocksProblem {
+  /**
+   * This build cannot read the folder: a table format_version it does not read, a codec it lacks or one the check
+   * does not know, a comparator other than bytewise, a merge operator tongate does not provide. Not fatal: the
+   * folder may well read (a newer major RocksDB writer with a readable format, an unknown build version), so
+   * only worth a warning.
+   */
+  fatal: boolean;
+  /** One sentence naming the folder, what it says and what this build has. */
+  message: string;
+}
+
 /**
- * What would stop this RocksDB build (version `ourVersion`) from reading the folder described by `opts`; empty
+ * What could stop this RocksDB build (version `ourVersion`) from reading the folder described by `opts`; empty
  * when nothing is known to. Problems are returned, not thrown: the caller decides (refuse, or fall back to
- * pack files).
+ * pack files) by `fatal`.
  */
-export function checkRocksCompat(opts: RocksOptionsInfo, ourVersion: string, ours: RocksBuildInfo = {}): string[] {
+export function checkRocksCompat(
+  opts: RocksOptionsInfo,
+  ourVersion: string,
+  ours: RocksBuildInfo = {},
+): RocksProblem[] {
   const where = dirname(opts.file);
   const writer = `node RocksDB ${opts.rocksdbVersion}`;
-  const problems: string[] = [];
+  const problems: RocksProblem[] = [];
+  const fatal = (message: string) => problems.push({ fatal: true, message });
+  const warn = (message: string) => problems.push({ fatal: false, message });
   const our = parseVersion(ourVersion);
   const theirs = parseVersion(opts.rocksdbVersion);
 
   if (!our) {
-    problems.push(
-      `${where}: cannot tell this build's RocksDB version (${ourVersion}), so its compatibility is unknown`,
-    );
+    warn(`${where}: cannot tell this build's RocksDB version (${ourVersion}), so its compatibility is unknown`);
   } else {
     const fv = opts.formatVersion;
     if (fv !== undefined) {
       const min = FORMAT_MIN_READER[fv];
       if (min !== undefined && compareVersions(our, parseVersion(min)!) < 0) {
-        problems.push(
+        fatal(
           `${where}: ${writer} writes table format_version ${fv}, which needs RocksDB >= ${min}; this build has ${ourVersion}`,
         );
       } else if (fv > NEWEST_KNOWN_FORMAT && theirs && compareVersions(our, theirs) < 0) {
-        problems.push(
+        // whether this build reads it is not known (it may be newer than the check), so only a warning
+        warn(
           `${where}: ${writer} writes table format_version ${fv}, newer than this check knows ` +
             `(${NEWEST_KNOWN_FORMAT} needs RocksDB >= ${FORMAT_MIN_READER[NEWEST_KNOWN_FORMAT]}); this build has ${ourVersion}`,
         );
       } else if (fv <= 1 && our[0] > FORMAT_0_1_LAST_READER_MAJOR) {
-        problems.push(
+        fatal(
           `${where}: table format_version ${fv} is no longer readable by RocksDB >= 11; this build has ${ourVersion}`,
         );
       }
     }
     // RocksDB keeps old releases reading files of a few newer minor versions, not of newer major ones
     if (theirs && theirs[0] > our[0]) {
-      problems.push(
+      warn(
         `${where}: ${writer} is a newer major release than this build's ${ourVersion}; RocksDB only promises that ` +
           `older releases read files of a few newer minor versions: build the addon against RocksDB >= ${theirs[0]} ` +
           '(TONGATE_ROCKSDB_DIR)',
@@ -185,9 +203,9 @@ export function checkRocksCompat(opts: RocksOptionsInfo, ourVersion: string, our
     for (const c of used) {
       const name = COMPRESSION_NAMES[c];
       if (name === undefined) {
-        problems.push(`${where}: ${writer} compresses tables with ${c}, a codec this check does not know`);
+        fatal(`${where}: ${writer} compresses tables with ${c}, a codec this check does not know`);
       } else if (!ours.compressions.includes(name)) {
-        problems.push(
+        fatal(
           `${where}: ${writer} compresses tables with ${c}, which this RocksDB build lacks ` +
             `(it has: ${ours.compressions.join(', ')})`,
         );
@@ -197,13 +215,13 @@ export function checkRocksCompat(opts: RocksOptionsInfo, ourVersion: string, our
 
   const merges = ours.mergeOperators ?? [CELL_REFCOUNT_MERGE_OPERATOR];
   if (opts.mergeOperator && !merges.includes(opts.mergeOperator)) {
-    problems.push(
+    fatal(
       `${where}: written with merge operator ${opts.mergeOperator}, which tongate does not provide ` +
         `(it has: ${merges.join(', ')}); keys with merge records cannot be read`,
     );
   }
   if (opts.comparator && opts.comparator !== BYTEWISE) {
-    problems.push(`${where}: keys are ordered by ${opts.comparator}; tongate reads only ${BYTEWISE} folders`);
+    fatal(`${where}: keys are ordered by ${opts.comparator}; tongate reads only ${BYTEWISE} folders`);
   }
   return problems;
 }

@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkRocksCompat, type RocksOptionsInfo, readRocksOptions } from './options.ts';
+import { checkRocksCompat, type RocksOptionsInfo, type RocksProblem, readRocksOptions } from './options.ts';
 import type { KvOp, KvRange, KvWriter } from './types.ts';
 
 /** The native addon is not built or does not load; `reason` says how to build it. */
@@ -206,11 +206,12 @@ export async function openRocks(path: string, opts: OpenRocksOptions): Promise<R
 
 /**
  * Reads a folder's OPTIONS file and checks it against the loaded addon (version, codecs, merge operator,
- * comparator). Returns the problems, an unbuilt addon among them; throws only when the folder has no OPTIONS.
+ * comparator). Returns the problems, an unbuilt addon among them (fatal: nothing reads the folder then); throws
+ * only when the folder has no OPTIONS.
  */
-export async function rocksPreflight(dir: string): Promise<{ options: RocksOptionsInfo; problems: string[] }> {
+export async function rocksPreflight(dir: string): Promise<{ options: RocksOptionsInfo; problems: RocksProblem[] }> {
   const options = await readRocksOptions(dir);
   const status = loadRocksAddon();
-  if (!status.ok) return { options, problems: [`${dir}: ${status.reason}`] };
+  if (!status.ok) return { options, problems: [{ fatal: true, message: `${dir}: ${status.reason}` }] };
   return { options, problems: checkRocksCompat(options, status.version, { compressions: status.compressions }) };
 }
