@@ -464,9 +464,20 @@ class NodeDbReader implements NodeDb {
     return null;
   }
 
-  /** Packages that may hold a block's handle: the global index's first blocks by seqno, then the newest. */
+  /**
+   * Packages that may hold a block's handle: the newest whose first block of the block's own shard is at or below
+   * its seqno (the node's get_handle), then the global index's lookup by seqno over shard prefixes, then the
+   * newest. The prefix lookup alone can miss a shard block: it stops at the first longer prefix whose package is
+   * older, which happens in an archive lacking the blocks between (isolated real blocks written as test data).
+   */
   private async handleCandidates(id: BlockIdExt): Promise<number[]> {
-    const out = lookupPackages(this.packageInfos, id.workchain, id.shard, { seqno: id.seqno });
+    const own = this.packageInfos.findLast((p) =>
+      p.firstBlocks.some((f) => f.workchain === id.workchain && f.shard === id.shard && f.seqno <= id.seqno),
+    );
+    const out = own && !own.deleted ? [own.id] : [];
+    for (const p of lookupPackages(this.packageInfos, id.workchain, id.shard, { seqno: id.seqno })) {
+      if (!out.includes(p)) out.push(p);
+    }
     const newest = await this.newestPackage();
     if (newest !== null && !out.includes(newest)) out.push(newest);
     return out;

@@ -104,6 +104,13 @@ export interface NodeDbWriterOptions {
 
 export interface NodeDbWriter {
   append(step: WriterStep): Promise<void>;
+  /**
+   * Shard blocks stored without their masterchain block (isolated real blocks): each goes where the node keeps a
+   * block committed by masterchain block `mcSeqno` (its package and slice, handle ref = `mcSeqno`). The state db
+   * is not touched: only a masterchain block moves the shard client. `mcSeqno` must not go below the package
+   * being written, as packages only grow.
+   */
+  appendBlocks(mcSeqno: number, blocks: readonly WriterBlock[]): Promise<void>;
   /** Makes index commits visible to readers (FlushWAL), as the node's WAL buffer does from time to time. */
   flushIndexes(): Promise<void>;
   /**
@@ -382,28 +389,52 @@ export async function openNodeDbWriter(opts: NodeDbWriterOptions): Promise<NodeD
     initWritten = (await readShardClient(stateKv)) !== null;
   }
 
+  /** The package of masterchain seqno `n` (opening it; `key` = n is a key block, which opens one at n). */
+  const enterPackage = async (n: number, key: boolean): Promise<OpenPackage> => {
+    if (current && n < current.info.id) {
+      throw new Error(
+        `node db writer ${opts.root}: masterchain seqno ${n} is below package ${current.info.id}, which is being written (packages only grow)`,
+      );
+    }
+    if (key) lastKeySeqno = n;
+    const pkgId = Math.max(Math.floor(n / PACKAGE_SPAN) * PACKAGE_SPAN, lastKeySeqno);
+    if (!current || current.info.id !== pkgId) {
+      // the node never appends to an older package again: its packs are final
+      if (current) for (const p of current.packs.values()) await p.writer.close();
+      current = await openPackage(pkgId);
+    }
+    return current;
+  };
+
   return {
     written,
     async append(step) {
       const mcBlock = loadBlockCell(step.mc.root);
       const n = step.mc.id.seqno;
-      if (mcBlock.info.keyBlock || opts.newPackageAt?.includes(n)) lastKeySeqno = n;
-      const pkgId = Math.max(Math.floor(n / PACKAGE_SPAN) * PACKAGE_SPAN, lastKeySeqno);
-      if (!current || current.info.id !== pkgId) {
-        // the node never appends to an older package again: its packs are final
-        if (current) for (const p of current.packs.values()) await p.writer.close();
-        current = await openPackage(pkgId);
-      }
+      const pkg = await enterPackage(n, mcBlock.info.keyBlock || (opts.newPackageAt?.includes(n) ?? false));
       for (const sb of step.shardBlocks) {
-        await writeBlock(current, n, sb, loadBlockCell(sb.root));
+        await writeBlock(pkg, n, sb, loadBlockCell(sb.root));
       }
-      await writeBlock(current, n, step.mc, mcBlock);
+      await writeBlock(pkg, n, step.mc, mcBlock);
       if (stateKv) {
         const ops: KvOp[] = [shardClientOp(step.mc.id)];
         if (!initWritten) ops.push(initBlockOp(step.mc.id));
         initWritten = true;
         await stateKv.write(ops, { sync: true });
       }
+    },
+    async appendBlocks(mcSeqno, blocks) {
+      if (!Number.isInteger(mcSeqno) || mcSeqno < 1 || mcSeqno >= 2 ** 32) {
+        throw new RangeError(`node db writer ${opts.root}: bad masterchain seqno ${mcSeqno}`);
+      }
+      const master = blocks.find((b) => b.id.workchain === -1);
+      if (master) {
+        throw new Error(
+          `node db writer ${opts.root}: appendBlocks takes shard blocks; masterchain block ${master.id.seqno} goes through append`,
+        );
+      }
+      const pkg = await enterPackage(mcSeqno, opts.newPackageAt?.includes(mcSeqno) ?? false);
+      for (const b of blocks) await writeBlock(pkg, mcSeqno, b, loadBlockCell(b.root));
     },
     async flushIndexes() {
       for (const kv of kvs) await kv.flushWal(true);
