@@ -48,6 +48,7 @@ import { createMemoryKv } from '../../src/nodedb/kv/memory.ts';
 import { loadRocksAddon, openRocks } from '../../src/nodedb/kv/rocks.ts';
 import type { KvReader, KvWriter } from '../../src/nodedb/kv/types.ts';
 import type { BlockIdExt } from '../../src/ton/index.ts';
+import { distinctCells, expectedRefcounts } from '../support/cells.ts';
 
 const GEN_UTIME = 1_700_000_000;
 const keys = deriveGenesisKeys('celldb-state-test');
@@ -113,34 +114,6 @@ const workchainOf = (state: Cell) => {
   s.skip(64);
   return loadShardIdent(s).workchainId;
 };
-
-/** Distinct cells of a tree by hex hash. */
-function unique(root: Cell): Map<string, Cell> {
-  const seen = new Map<string, Cell>();
-  const stack = [root];
-  while (stack.length > 0) {
-    const c = stack.pop()!;
-    const k = c.hash().toString('hex');
-    if (seen.has(k)) continue;
-    seen.set(k, c);
-    stack.push(...c.refs);
-  }
-  return seen;
-}
-
-/** Refcounts after storing `roots` in order, from the sets of distinct cells alone (see write.test.ts). */
-function expectedRefcounts(roots: Cell[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  const bump = (k: string) => counts.set(k, (counts.get(k) ?? 0) + 1);
-  const stored = new Set<string>();
-  for (const root of roots) {
-    bump(root.hash().toString('hex'));
-    const fresh = [...unique(root)].filter(([k]) => !stored.has(k));
-    for (const [, c] of fresh) for (const r of c.refs) bump(r.hash().toString('hex'));
-    for (const [k] of fresh) stored.add(k);
-  }
-  return counts;
-}
 
 const BASECHAIN_FILLER = 300;
 const MASTERCHAIN_FILLER = 40;
@@ -232,7 +205,7 @@ describe('the devnet states used', () => {
     const mc = accountsOf(last.at(-1)!.root);
     expect(mc.size).toBe(2 + MASTERCHAIN_FILLER);
     expect(mc.get(M.address.hash.toString('hex'))!.refs.length).toBe(2);
-    expect(unique(last.at(-1)!.root).size).toBeGreaterThan(500);
+    expect(distinctCells(last.at(-1)!.root).size).toBeGreaterThan(500);
   });
 });
 
@@ -382,7 +355,7 @@ describe('a node-format celldb holding real states', () => {
     // delete the record of one wallet's code cell: reading that account must fail, naming the cell
     const mc = states.at(-1)!;
     const account = accountsOf(mc.root).get(M.address.hash.toString('hex'))!;
-    const victim = [...unique(account).values()].find((c) => c.refs.length === 0 && c.bits.length > 256)!;
+    const victim = [...distinctCells(account).values()].find((c) => c.refs.length === 0 && c.bits.length > 256)!;
     await kv.write([{ type: 'del', key: victim.hash() }]);
     const err = await readAccountStates(createCellStore(kv), mc.root.hash(), -1, [M.address.hash]).catch(
       (e: unknown) => e,

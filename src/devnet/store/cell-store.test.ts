@@ -7,21 +7,9 @@ import { join } from 'node:path';
 import { beginCell, Cell, CellType } from '@ton/core';
 import { ClassicLevel } from 'classic-level';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { distinctCells } from '../../../test/support/cells.ts';
 import { loadVector } from '../../../test/support/vectors.ts';
 import { CellStore, cellKey, decodeCellRecord, encodeCell, hashKey } from './cell-store.ts';
-
-function allCells(root: Cell): Cell[] {
-  const seen = new Map<string, Cell>();
-  const stack = [root];
-  while (stack.length > 0) {
-    const c = stack.pop()!;
-    const h = c.hash().toString('hex');
-    if (seen.has(h)) continue;
-    seen.set(h, c);
-    stack.push(...c.refs);
-  }
-  return [...seen.values()];
-}
 
 function realTrees(): Cell[] {
   const block = Cell.fromBase64(
@@ -52,7 +40,7 @@ describe('cell records', () => {
   it('every cell of real blocks, pruned trees and proofs round-trips', () => {
     const kinds = new Set<CellType>();
     for (const tree of realTrees()) {
-      for (const c of allCells(tree)) {
+      for (const c of distinctCells(tree).values()) {
         kinds.add(c.type);
         const rec = decodeCellRecord(encodeCell(c), hashKey(c.hash()));
         expect(rec.refs).toEqual(c.refs.map((r) => hashKey(r.hash())));
@@ -89,13 +77,15 @@ describe('cell store on LevelDB', () => {
     const writer = new CellStore(db, { cacheSize: 0, knownSize: 0 });
     const pending = new Map<string, Cell>();
     await writer.collectMissing([state], pending);
-    expect(pending.size).toBe(allCells(state).length);
+    expect(pending.size).toBe(distinctCells(state).size);
     await db.batch([...pending].map(([h, c]) => ({ type: 'put' as const, key: cellKey(h), value: encodeCell(c) })));
     // The block contains the state tree (its state_update): only the other cells are missing now.
     const more = new Map<string, Cell>();
     await writer.collectMissing([block], more);
-    const stateCells = new Set(allCells(state).map((c) => c.hash().toString('hex')));
-    expect(more.size).toBe(allCells(block).filter((c) => !stateCells.has(c.hash().toString('hex'))).length);
+    const stateCells = new Set(distinctCells(state).keys());
+    expect(more.size).toBe(
+      [...distinctCells(block).values()].filter((c) => !stateCells.has(c.hash().toString('hex'))).length,
+    );
     await db.batch([...more].map(([h, c]) => ({ type: 'put' as const, key: cellKey(h), value: encodeCell(c) })));
 
     const reader = new CellStore(db, { cacheSize: 1000, knownSize: 0 });
@@ -104,7 +94,7 @@ describe('cell store on LevelDB', () => {
     expect(await reader.load(Buffer.alloc(32))).toBeNull();
 
     // A missing descendant or a record that hashes elsewhere is corruption, said as such.
-    const leaf = allCells(state).find((c) => c.refs.length === 0 && c !== state)!;
+    const leaf = [...distinctCells(state).values()].find((c) => c.refs.length === 0 && c !== state)!;
     await db.del(cellKey(leaf.hash()));
     await expect(new CellStore(db, { cacheSize: 0, knownSize: 0 }).load(state.hash())).rejects.toMatchObject({
       code: 'TG_DEVNET_STORE_CORRUPT',

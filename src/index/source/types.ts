@@ -1,6 +1,6 @@
-// The BlockSource interface (issue 5): what the indexing processor reads from a chain. Three implementations
-// live beside this file (liteserver pool, devnet store files, BoC files); a node's RocksDB reader can join
-// later by implementing the same five methods. Sources return bytes and cells, never rows.
+// The BlockSource interface (issue 5): what the indexing processor reads from a chain. Four implementations
+// live beside this file (liteserver pool, devnet store files, a TON node's on-disk database, BoC files).
+// Sources return bytes and cells, never rows.
 import type { Cell } from '@ton/core';
 import type { BlockIdExt } from '../../ton/index.ts';
 

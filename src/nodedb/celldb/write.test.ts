@@ -3,39 +3,12 @@
 // modes ending in the same database, −1+BoC records at the node's compress depth, and a deep tree.
 import { beginCell, Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
+import { distinctCells, expectedRefcounts } from '../../../test/support/cells.ts';
 import { hasVectors, loadVectors } from '../../../test/support/vectors.ts';
 import { createMemoryKv } from '../kv/memory.ts';
 import { cellRefcountMerge, parseCellRecord, recordRefcount } from './record.ts';
 import { createCellStore } from './store.ts';
 import { type CellDbWriteOptions, cellDbWriteOps } from './write.ts';
-
-/** Distinct cells of a tree by hex hash. */
-function unique(root: Cell): Map<string, Cell> {
-  const seen = new Map<string, Cell>();
-  const stack = [root];
-  while (stack.length > 0) {
-    const c = stack.pop()!;
-    const k = c.hash().toString('hex');
-    if (seen.has(k)) continue;
-    seen.set(k, c);
-    stack.push(...c.refs);
-  }
-  return seen;
-}
-
-/** Refcounts after writing `roots` in order, counted from the sets of distinct cells alone. */
-function expectedRefcounts(roots: Cell[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  const bump = (k: string) => counts.set(k, (counts.get(k) ?? 0) + 1);
-  const stored = new Set<string>();
-  for (const root of roots) {
-    bump(root.hash().toString('hex'));
-    const fresh = [...unique(root)].filter(([k]) => !stored.has(k));
-    for (const [, c] of fresh) for (const r of c.refs) bump(r.hash().toString('hex'));
-    for (const [k] of fresh) stored.add(k);
-  }
-  return counts;
-}
 
 async function writeAll(roots: Cell[], opts: Omit<CellDbWriteOptions, 'has' | 'get'>) {
   const kv = createMemoryKv({ merge: cellRefcountMerge });
@@ -82,7 +55,7 @@ describe.skipIf(!hasVectors)('cellDbWriteOps over real blocks', () => {
 
   it("compress depth: cells of that subtree height become −1+BoC records; 'omit' leaves out what only they reach", async () => {
     const block = blocks[0]!;
-    const all = unique(block);
+    const all = distinctCells(block);
     const compressed = [...all.values()].filter((c) => c.depth() === 3);
     expect(compressed.length).toBeGreaterThan(10);
     // what a walk reaches without entering a compressed cell
