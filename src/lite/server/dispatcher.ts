@@ -151,8 +151,7 @@ async function waitFor(
   if (info && info.last.seqno >= seqno) return;
   const ac = new AbortController();
   const timer = setTimeout(() => ac.abort(), timeoutMs);
-  const onOuter = () => ac.abort();
-  outer?.addEventListener('abort', onOuter, { once: true });
+  const unfollow = follow(outer, ac);
   try {
     await view.waitMasterchainSeqno(seqno, ac.signal);
   } catch (e) {
@@ -160,7 +159,7 @@ async function waitFor(
     throw e;
   } finally {
     clearTimeout(timer);
-    outer?.removeEventListener('abort', onOuter);
+    unfollow();
   }
 }
 
@@ -172,8 +171,7 @@ async function withDeadline<T>(
 ): Promise<T> {
   const ac = new AbortController();
   let timer: NodeJS.Timeout | undefined;
-  const onOuter = () => ac.abort();
-  outer?.addEventListener('abort', onOuter, { once: true });
+  const unfollow = follow(outer, ac);
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       ac.abort();
@@ -184,8 +182,43 @@ async function withDeadline<T>(
     return await Promise.race([fn(ac.signal), deadline]);
   } finally {
     clearTimeout(timer);
-    outer?.removeEventListener('abort', onOuter);
+    unfollow();
   }
+}
+
+/**
+ * The running queries' controllers of each outer signal, behind a single 'abort' listener. Every query of one
+ * ADNL connection gets that connection's signal: one listener per query would put hundreds on it under load,
+ * and Node warns past 10 (MaxListenersExceededWarning).
+ */
+const followers = new WeakMap<AbortSignal, { controllers: Set<AbortController>; onAbort: () => void }>();
+
+/** Aborts `ac` when `outer` aborts, until the returned function is called (then `outer` is as it was). */
+function follow(outer: AbortSignal | undefined, ac: AbortController): () => void {
+  if (!outer) return () => {};
+  if (outer.aborted) {
+    ac.abort();
+    return () => {};
+  }
+  let entry = followers.get(outer);
+  if (!entry) {
+    const controllers = new Set<AbortController>();
+    const onAbort = () => {
+      followers.delete(outer);
+      for (const c of controllers) c.abort();
+    };
+    entry = { controllers, onAbort };
+    followers.set(outer, entry);
+    outer.addEventListener('abort', onAbort, { once: true });
+  }
+  const { controllers, onAbort } = entry;
+  controllers.add(ac);
+  return () => {
+    controllers.delete(ac);
+    if (controllers.size > 0 || followers.get(outer)?.controllers !== controllers) return;
+    followers.delete(outer);
+    outer.removeEventListener('abort', onAbort);
+  };
 }
 
 function hexId(id: number | undefined): string {
