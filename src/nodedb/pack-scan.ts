@@ -5,15 +5,17 @@
 // Packs are grouped by their slice's first masterchain seqno (the number in `archive.<seqno>[.<wc>_<prefix>].pack`,
 // one `archNNNN` folder per 100,000): a masterchain block N and every shard block N commits sit in the packs of N's
 // slice, so finding N or its shard blocks scans one group. Scans read entry headers only and resume where the
-// last one stopped (a pack that did not grow is not read again). Scanned groups are kept in a small LRU: a long
-// tail in pack-scan mode holds the newest groups, not the whole archive.
+// last one stopped (a pack that did not change is not read again). A pack that grew resumes at the last entry seen,
+// which must still be there; a pack changed otherwise (cut back, rewritten, replaced) has its headers read again
+// and keeps only the entries still where they were. Scanned groups are kept in a small LRU: a long tail in
+// pack-scan mode holds the newest groups, not the whole archive.
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BlockIdExt } from '../ton/index.ts';
 import { parseFileName } from './fileref.ts';
 import { readdirOrEmpty } from './fs-util.ts';
 import { listPackages, packageFolder, parsePackFileName, sliceStart } from './layout.ts';
-import { openPackReader } from './pack.ts';
+import { openPackReader, type PackEntryHeader, type PackReader, type PackScan } from './pack.ts';
 import { NodeDbFormatError } from './tl.ts';
 
 /** A `block_` entry found by a scan. */
@@ -26,11 +28,27 @@ export interface PackBlock {
 export type ScanLog = (level: 'info' | 'warn', msg: string, fields?: Record<string, unknown>) => void;
 
 interface PackFileState {
-  /** Where the next scan resumes (an entry boundary, counted after the header). */
-  end: number;
-  /** File size when last scanned; an unchanged size means nothing new. */
+  /**
+   * The last entry a scan returned (null: none yet). The next scan resumes at it and first checks that it is still
+   * there: a pack cut back and appended to again between two scans can be as long or longer and hold other bytes.
+   */
+  last: PackEntryHeader | null;
+  /** The file as last seen (size -1: never scanned). A pack the node only appends to keeps its inode and grows. */
   size: number;
+  dev: bigint;
+  ino: bigint;
+  mtimeNs: bigint;
+  /** The last scan ended at a whole entry (no torn tail still being written): an unchanged file has nothing new. */
+  settled: boolean;
 }
+
+const unscanned = (): PackFileState => ({ last: null, size: -1, dev: 0n, ino: 0n, mtimeNs: 0n, settled: false });
+
+/** Bytes before the first entry: the pack header (pack.ts). */
+const PACK_HEADER_BYTES = 4;
+
+/** stat with the mtime in nanoseconds and dev/ino exact. */
+const statBig = (path: string) => stat(path, { bigint: true });
 
 interface Group {
   seqno: number;
@@ -50,6 +68,21 @@ export const blockKey = (id: { workchain: number; shard: bigint; seqno: number }
   `${id.workchain}:${id.shard.toString(16).padStart(16, '0')}:${id.seqno}`;
 
 const sameHashes = (a: BlockIdExt, b: BlockIdExt) => a.rootHash.equals(b.rootHash) && a.fileHash.equals(b.fileHash);
+
+const sameEntry = (a: PackEntryHeader | undefined, b: PackEntryHeader) =>
+  a !== undefined && a.offset === b.offset && a.name === b.name && a.dataSize === b.dataSize;
+
+/** Whether the entry name `name` is the block_ entry of `id` (parsed: the node's hex case is not ours to assume). */
+function namesBlock(name: string | undefined, id: BlockIdExt): boolean {
+  if (name === undefined) return false;
+  let parsed: ReturnType<typeof parseFileName>;
+  try {
+    parsed = parseFileName(name);
+  } catch {
+    return false;
+  }
+  return parsed?.kind === 'block' && blockKey(parsed.id) === blockKey(id) && sameHashes(parsed.id, id);
+}
 
 export class PackCatalog {
   /** Scanned groups in recency order (a Map re-inserted on use), at most `capacity`. */
@@ -180,7 +213,7 @@ export class PackCatalog {
       for (const name of await readdirOrEmpty(dir)) {
         if (parsePackFileName(name)?.seqno !== seqno) continue;
         const path = join(dir, name);
-        if (!g.files.has(path)) g.files.set(path, { end: 0, size: -1 });
+        if (!g.files.has(path)) g.files.set(path, unscanned());
       }
       g.listedAt = this.generation;
     }
@@ -189,62 +222,106 @@ export class PackCatalog {
   }
 
   private async scanFile(g: Group, path: string, state: PackFileState): Promise<void> {
-    let size: number;
+    let st: Awaited<ReturnType<typeof statBig>>;
     try {
-      size = (await stat(path)).size;
+      st = await statBig(path);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
       g.files.delete(path); // removed (gc) since the listing
-      this.dropEntries(g, path);
+      this.removeBlocks(g, (b) => b.path === path);
       return;
     }
-    if (size === state.size) return;
-    if (size - 4 < state.end) {
-      // cut back (a restarted node truncates a pack to its committed size): what we saw past it may be rewritten
-      this.dropEntries(g, path);
-      state.end = 0;
+    const size = Number(st.size);
+    const sameFile = st.dev === state.dev && st.ino === state.ino;
+    const untouched = sameFile && size === state.size && st.mtimeNs === state.mtimeNs;
+    if (untouched && state.settled) return;
+    const seen = { size, dev: st.dev, ino: st.ino, mtimeNs: st.mtimeNs };
+    if (size < PACK_HEADER_BYTES) {
+      // shorter than its header: being created (or cut to nothing); look again later
+      this.removeBlocks(g, (b) => b.path === path);
+      Object.assign(state, unscanned(), seen);
+      return;
     }
-    let reader: Awaited<ReturnType<typeof openPackReader>>;
+    // Anything but growth of the same file (a cut, a rewrite in place at the same size, another file renamed over
+    // it) may have moved entries anywhere: appends alone never shrink a pack nor touch it without growing it.
+    const rewritten = state.size >= 0 && (!sameFile || size < state.size || (size === state.size && !untouched));
+    let reader: PackReader;
     try {
       reader = await openPackReader(path);
     } catch (e) {
-      // a pack shorter than its header is being created: look again later
-      if (e instanceof NodeDbFormatError && size < 4) return;
+      // cut below its header since the stat: look again later
+      if (e instanceof NodeDbFormatError && Number((await statBig(path)).size) < PACK_HEADER_BYTES) return;
       throw e;
     }
     try {
-      const scan = await reader.scanHeaders({ from: state.end });
-      for (const entry of scan.entries) {
-        let parsed: ReturnType<typeof parseFileName>;
-        try {
-          parsed = parseFileName(entry.name);
-        } catch (e) {
-          if (!this.badNames.has(entry.name)) {
-            this.badNames.add(entry.name);
-            this.log('warn', 'pack entry with a malformed block id skipped', {
-              path,
-              offset: entry.offset,
-              error: String(e),
-            });
-          }
-          continue;
-        }
-        if (parsed?.kind !== 'block') continue;
-        const key = blockKey(parsed.id);
-        const list = g.blocks.get(key) ?? [];
-        if (list.some((b) => sameHashes(b.id, parsed.id))) continue; // a later copy: the first one wins
-        const found: PackBlock = { id: parsed.id, path, offset: entry.offset };
-        list.push(found);
-        g.blocks.set(key, list);
-        if (parsed.id.workchain === -1 && parsed.id.shard === MC_SHARD && !g.mc.has(parsed.id.seqno)) {
-          g.mc.set(parsed.id.seqno, found);
-        }
+      let scan: PackScan<PackEntryHeader> | null = null;
+      let fresh: PackEntryHeader[] = [];
+      const from = state.last;
+      if (!rewritten) {
+        scan = await reader.scanHeaders({ from: from?.offset ?? 0 });
+        // the entry we resume at is still there: what follows it is new (else the pack was cut and rewritten)
+        if (!from) fresh = scan.entries;
+        else if (sameEntry(scan.entries[0], from)) fresh = scan.entries.slice(1);
+        else scan = null;
       }
-      state.end = scan.end;
-      // a torn tail may still be being written: keep the size unknown so the next scan looks again
-      state.size = scan.torn ? -1 : size;
+      if (!scan) {
+        scan = await this.reread(g, path, reader);
+        fresh = scan.entries;
+      }
+      this.record(g, path, fresh);
+      Object.assign(state, seen, { last: scan.entries.at(-1) ?? null, settled: !scan.torn });
     } finally {
       await reader.close();
+    }
+  }
+
+  /**
+   * Reads every entry header of a pack that changed other than by appends and drops the blocks no longer where they
+   * were seen (a cut and rewritten tail; entries before the cut still verify and stay). Returns the scan: its
+   * entries are the pack's, to be recorded again (those kept are known already).
+   */
+  private async reread(g: Group, path: string, reader: PackReader): Promise<PackScan<PackEntryHeader>> {
+    const scan = await reader.scanHeaders();
+    const names = new Map(scan.entries.map((e) => [e.offset, e.name]));
+    const stale = new Set(this.blocksOf(g, path).filter((b) => !namesBlock(names.get(b.offset), b.id)));
+    this.removeBlocks(g, (b) => stale.has(b));
+    let from = Number.POSITIVE_INFINITY;
+    for (const b of stale) from = Math.min(from, b.offset);
+    this.log('info', 'pack changed other than by appends: its entry headers were read again', {
+      path,
+      dropped: stale.size,
+      ...(stale.size > 0 ? { from } : {}),
+    });
+    return scan;
+  }
+
+  /** Adds the block_ entries of `path` a scan found (a block already known in the group keeps its first copy). */
+  private record(g: Group, path: string, entries: PackEntryHeader[]): void {
+    for (const entry of entries) {
+      let parsed: ReturnType<typeof parseFileName>;
+      try {
+        parsed = parseFileName(entry.name);
+      } catch (e) {
+        if (!this.badNames.has(entry.name)) {
+          this.badNames.add(entry.name);
+          this.log('warn', 'pack entry with a malformed block id skipped', {
+            path,
+            offset: entry.offset,
+            error: String(e),
+          });
+        }
+        continue;
+      }
+      if (parsed?.kind !== 'block') continue;
+      const key = blockKey(parsed.id);
+      const list = g.blocks.get(key) ?? [];
+      if (list.some((b) => sameHashes(b.id, parsed.id))) continue; // a later copy: the first one wins
+      const found: PackBlock = { id: parsed.id, path, offset: entry.offset };
+      list.push(found);
+      g.blocks.set(key, list);
+      if (parsed.id.workchain === -1 && parsed.id.shard === MC_SHARD && !g.mc.has(parsed.id.seqno)) {
+        g.mc.set(parsed.id.seqno, found);
+      }
     }
   }
 
@@ -253,19 +330,28 @@ export class PackCatalog {
     for (const g of this.groups.values()) {
       const state = g.files.get(path);
       if (!state) continue;
-      this.dropEntries(g, path);
-      state.end = 0;
-      state.size = -1;
+      this.removeBlocks(g, (b) => b.path === path);
+      Object.assign(state, unscanned());
     }
   }
 
-  private dropEntries(g: Group, path: string): void {
+  private blocksOf(g: Group, path: string): PackBlock[] {
+    return [...g.blocks.values()].flat().filter((b) => b.path === path);
+  }
+
+  /** Drops the blocks `drop` picks; a masterchain seqno whose block goes falls back to another copy, if any. */
+  private removeBlocks(g: Group, drop: (b: PackBlock) => boolean): void {
     for (const [key, list] of g.blocks) {
-      const kept = list.filter((b) => b.path !== path);
+      const kept = list.filter((b) => !drop(b));
       if (kept.length === 0) g.blocks.delete(key);
       else if (kept.length !== list.length) g.blocks.set(key, kept);
     }
-    for (const [seqno, b] of g.mc) if (b.path === path) g.mc.delete(seqno);
+    for (const [seqno, b] of g.mc) {
+      if (!drop(b)) continue;
+      const other = g.blocks.get(blockKey({ workchain: -1, shard: MC_SHARD, seqno }))?.[0];
+      if (other) g.mc.set(seqno, other);
+      else g.mc.delete(seqno);
+    }
   }
 
   /** Seqnos of the newest pack groups, newest first (from the last two `archNNNN` folders). */

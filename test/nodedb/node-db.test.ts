@@ -3,12 +3,14 @@
 // - the same blocks re-written through openNodeDbWriter in every archive generation, with RocksDB indexes, read
 //   through the indexes (skipped, loudly, without the native addon);
 // - gc and faults (a deleted package, a torn pack tail, a missing pack), and an index that lags its packs.
+// - the pack catalog (pack-scan.ts) over a pack cut back and rewritten to the same or a larger size (synthetic).
 // Expected values come from support.ts, which works the blocks out of the packs without the reader.
-import { appendFile, mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { appendFile, copyFile, mkdir, mkdtemp, readdir, rename, rm, utimes as setTimes, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fileIndexKey } from '../../src/nodedb/fileref.ts';
+import { fileIndexKey, fileName } from '../../src/nodedb/fileref.ts';
 import { encodeBlockHandle, HANDLE_FLAGS } from '../../src/nodedb/handle.ts';
 import {
   type NodeDb,
@@ -20,6 +22,8 @@ import {
 } from '../../src/nodedb/index.ts';
 import { loadRocksAddon, openRocks } from '../../src/nodedb/kv/rocks.ts';
 import { indexDir, packPath } from '../../src/nodedb/layout.ts';
+import { createPackWriter, openPackReader } from '../../src/nodedb/pack.ts';
+import { PackCatalog } from '../../src/nodedb/pack-scan.ts';
 import { lookupBySeqno } from '../../src/nodedb/slice-index.ts';
 import { type BlockIdExt, loadBlockCell } from '../../src/ton/index.ts';
 import { hasVectors } from '../support/vectors.ts';
@@ -474,4 +478,168 @@ describe('opening', () => {
     expect(await db.tip()).toEqual({ shardClient: null, archived: null });
     expect(await db.coverage()).toMatchObject({ blocks: null, packages: 0 });
   });
+});
+
+// The pack catalog (pack-scan.ts) when a pack changes under it other than by appends: a restarted node cuts a pack
+// back to its committed size and appends again, possibly other entries, and the file can end up as long as before
+// or longer. Synthetic blocks (the catalog reads entry headers only); expected contents are what the test wrote.
+describe('the pack catalog over a pack cut back and rewritten', () => {
+  const MC = 1n << 63n;
+  const entry = (seqno: number, size: number, tag: string) => {
+    const data = Buffer.alloc(size, `${tag}:${seqno}:`);
+    const id: BlockIdExt = {
+      workchain: -1,
+      shard: MC,
+      seqno,
+      rootHash: createHash('sha256').update(`root ${tag} ${seqno}`).digest(),
+      fileHash: createHash('sha256').update(data).digest(),
+    };
+    return { id, name: fileName('block', id), data };
+  };
+  type Entry = ReturnType<typeof entry>;
+  /** Each block followed by a proof entry, as a node writes them (the catalog must step over the proofs). */
+  const withProofs = (es: Entry[]) =>
+    es.flatMap((e) => [e, { name: fileName('proof', e.id), data: e.data.subarray(0, 40) }]);
+  const oldEntries = [1, 2, 3, 4, 5, 6].map((n) => entry(n, 300 + 200 * n, 'old'));
+
+  /** What the catalog reports for the pack's group: names and the bytes at the reported offsets. */
+  async function reported(catalog: PackCatalog, path: string): Promise<Array<[string, string]>> {
+    const g = await catalog.scanGroup(0, true);
+    const out: Array<[string, string]> = [];
+    const reader = await openPackReader(path);
+    try {
+      for (const list of g.blocks.values()) {
+        for (const b of list) {
+          const name = fileName('block', b.id);
+          const at = await reader.readAt(b.offset).catch((e: unknown) => ({ name: `unreadable: ${e}`, data: null }));
+          expect(at.name, `entry at ${b.offset} reported as ${name}`).toBe(name);
+          out.push([
+            name,
+            createHash('sha256')
+              .update(at.data ?? Buffer.alloc(0))
+              .digest('hex'),
+          ]);
+        }
+      }
+    } finally {
+      await reader.close();
+    }
+    return out.sort(([a], [b]) => a.localeCompare(b));
+  }
+  const expected = (es: Entry[]) =>
+    es
+      .map((e): [string, string] => [e.name, createHash('sha256').update(e.data).digest('hex')])
+      .sort(([a], [b]) => a.localeCompare(b));
+
+  const cases: Array<{
+    what: string;
+    fresh: Entry[];
+    size: 'equal' | 'larger';
+    how: 'truncate' | 'replace' | 'truncate, seen';
+  }> = [
+    {
+      // the same total length in other entries: 3..6 again with other hashes, lengths permuted
+      what: 'to the same size',
+      fresh: [3, 4, 5, 6].map((n) => entry(n, 300 + 200 * (9 - n), 'new')),
+      size: 'equal',
+      how: 'truncate',
+    },
+    {
+      what: 'to a larger size',
+      fresh: [1600, 400, 2100, 700, 1200].map((size, i) => entry(3 + i, size, 'new')),
+      size: 'larger',
+      how: 'truncate',
+    },
+    {
+      // the last entries are the same ones at the same offsets (3..5 rewritten with other hashes, 6 as before): only
+      // the mtime tells, and the pack is read again, not resumed at its (unchanged) last entry
+      what: 'to the same size, ending in the same entries',
+      fresh: [...[3, 4, 5].map((n) => entry(n, 300 + 200 * n, 'new')), oldEntries[5]!],
+      size: 'equal',
+      how: 'truncate',
+    },
+    {
+      // a new file renamed over the pack, with the old size and mtime: only the inode tells
+      what: 'as a new file of the same size and mtime',
+      fresh: [3, 4, 5, 6].map((n) => entry(n, 300 + 200 * (9 - n), 'new')),
+      size: 'equal',
+      how: 'replace',
+    },
+    {
+      what: 'to a larger size, with a scan between the cut and the appends',
+      fresh: [1600, 400, 2100, 700, 1200].map((size, i) => entry(3 + i, size, 'new')),
+      size: 'larger',
+      how: 'truncate, seen',
+    },
+  ];
+
+  for (const c of cases) {
+    it(`reports the new entries, never the cut ones, after a pack is cut and rewritten ${c.what}`, async () => {
+      const root = join(scratch, `catalog-${c.what.replace(/[^a-z]+/g, '-')}`);
+      const path = packPath(root, { generation: 'sliced', packageId: 0, sliceStart: 0 });
+      const w = await createPackWriter(path);
+      const offsets = await w.appendMany(withProofs(oldEntries));
+      await w.close();
+      // a whole second, so that the replacing file below can be given exactly the same mtime (utimes cannot set ns)
+      const mtime = Math.floor(Date.now() / 1000) - 60;
+      await setTimes(path, mtime, mtime);
+      const rereads: unknown[] = [];
+      const catalog = new PackCatalog(root, (_level, msg, fields) => {
+        if (msg.startsWith('pack changed other than by appends')) rereads.push(fields);
+      });
+      expect(await reported(catalog, path)).toEqual(expected(oldEntries));
+      const before = await stat(path);
+
+      // cut back to the committed size before masterchain 3 (its block entry) and append other entries
+      const cut = offsets[4]!;
+      if (c.how === 'replace') {
+        const tmp = `${path}.tmp`;
+        await copyFile(path, tmp);
+        const w2 = await createPackWriter(tmp, { truncateTo: cut });
+        await w2.appendMany(withProofs(c.fresh));
+        await w2.close();
+        await rename(tmp, path);
+        await setTimes(path, mtime, mtime);
+      } else {
+        const w2 = await createPackWriter(path, { truncateTo: cut });
+        if (c.how === 'truncate, seen') {
+          expect(await reported(catalog, path)).toEqual(expected(oldEntries.slice(0, 2)));
+        }
+        await w2.appendMany(withProofs(c.fresh));
+        await w2.close();
+        // a restart takes seconds: the rewritten pack's mtime is later whatever the file system's clock granularity
+        await setTimes(path, mtime + 2, mtime + 2);
+      }
+      const after = await stat(path);
+      if (c.size === 'equal') expect(after.size).toBe(before.size);
+      else expect(after.size).toBeGreaterThan(before.size);
+      if (c.how === 'replace') {
+        expect(after.ino).not.toBe(before.ino);
+        expect(after.mtimeMs).toBe(before.mtimeMs);
+      }
+
+      const now = [...oldEntries.slice(0, 2), ...c.fresh];
+      const want = expected(now);
+      expect(await reported(catalog, path)).toEqual(want);
+      for (const e of c.fresh) {
+        const mc = await catalog.findMc(e.id.seqno, 0);
+        expect(mc && fileName('block', mc.id), `masterchain ${e.id.seqno}`).toBe(e.name);
+      }
+      const gone = oldEntries.filter((e) => !now.includes(e));
+      expect(gone.length).toBeGreaterThanOrEqual(3);
+      for (const e of gone) expect(await catalog.findBlock(e.id, e.id.seqno, 0)).toBeNull();
+      // read again once, dropping the blocks from the cut on (a block rewritten at its old offset stays)
+      expect(rereads).toEqual([{ path, dropped: gone.length, from: cut }]);
+      // and nothing changes on a scan of the unchanged pack
+      expect(await reported(catalog, path)).toEqual(want);
+      // appends after the rewrite are found where they are
+      const extra = entry(8, 999, 'new');
+      const w3 = await createPackWriter(path);
+      await w3.appendMany(withProofs([extra]));
+      await w3.close();
+      expect(await reported(catalog, path)).toEqual(expected([...now, extra]));
+      // appends only: resumed at the last entry seen, not read again
+      expect(rereads).toHaveLength(1);
+    });
+  }
 });
