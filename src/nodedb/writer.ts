@@ -7,7 +7,8 @@
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Cell } from '@ton/core';
-import { type Block, type BlockIdExt, loadBlockCell, prevBlockIds } from '../ton/index.ts';
+import { stateUpdateNewSide } from '../index/source/state-update.ts';
+import { type BlockIdExt, type BlockInfo, prevBlockIds } from '../ton/index.ts';
 import { appendStateOps, cellDbWriteOps } from './celldb/index.ts';
 import { fileName } from './fileref.ts';
 import {
@@ -37,6 +38,7 @@ import {
   stateDbDir,
 } from './layout.ts';
 import { createPackWriter, type PackWriter } from './pack.ts';
+import { blockInfoOf } from './shard-walk.ts';
 import {
   fileOffsetOp,
   handleOp,
@@ -248,17 +250,19 @@ export async function openNodeDbWriter(opts: NodeDbWriterOptions): Promise<NodeD
     return pack;
   };
 
-  const writeBlock = async (pkg: OpenPackage, mcSeqno: number, b: WriterBlock, block: Block) => {
+  const writeBlock = async (pkg: OpenPackage, mcSeqno: number, b: WriterBlock, info: BlockInfo) => {
     const pack = await packFor(pkg, mcSeqno, b.id);
     const offset = await pack.writer.append(fileName('block', b.id), b.bytes);
     await pack.writer.sync();
     if (pkg.layout.kind === 'unsliced') pkg.layout.committedSize = pack.writer.size;
     else pkg.layout.sizes[pack.slice] = pack.writer.size;
 
-    const info = block.info;
     const master = b.id.workchain === -1;
+    // the MERKLE_UPDATE's new hash is the level-0 hash of its new side (ref 1)
+    const newSide = stateUpdateNewSide(b.root);
+    if (!newSide) throw new Error(`node db writer ${opts.root}: block ${fileName('block', b.id)} has no state update`);
     const prevs = prevBlockIds(info);
-    let flags =
+    const flags =
       HANDLE_FLAGS.movedNew |
       HANDLE_FLAGS.applied |
       HANDLE_FLAGS.initedState |
@@ -269,15 +273,14 @@ export async function openNodeDbWriter(opts: NodeDbWriterOptions): Promise<NodeD
       HANDLE_FLAGS.initedMergeBefore |
       HANDLE_FLAGS.initedSplitAfter |
       HANDLE_FLAGS.initedPrevLeft |
-      HANDLE_FLAGS.initedMasterchainRef |
-      (master ? HANDLE_FLAGS.masterchain : 0) |
+      // the real handles of masterchain blocks carry no masterchain ref
+      (master ? HANDLE_FLAGS.masterchain : HANDLE_FLAGS.initedMasterchainRef) |
       (info.keyBlock ? HANDLE_FLAGS.isKeyBlock : 0) |
       (info.beforeSplit ? HANDLE_FLAGS.splitAfter : 0) |
       // the node's set_merge(after_merge): merge_before says the block's parents were merged into it
       (info.afterMerge ? HANDLE_FLAGS.mergeBefore : 0) |
       (prevs.length === 2 ? HANDLE_FLAGS.initedPrevRight : 0) |
       (b.state && cellKv ? HANDLE_FLAGS.initedStateBoc : 0);
-    if (master) flags &= ~HANDLE_FLAGS.initedMasterchainRef; // the real handles of masterchain blocks carry no ref
     const handle: BlockHandle = {
       id: b.id,
       flags,
@@ -285,7 +288,7 @@ export async function openNodeDbWriter(opts: NodeDbWriterOptions): Promise<NodeD
       ...(prevs[1] ? { prevRight: prevs[1] } : {}),
       lt: info.endLt,
       ts: info.genUtime,
-      state: block.stateUpdate.newHash,
+      state: newSide.hash(0),
       ...(master ? {} : { masterchainRefSeqno: mcSeqno }),
     };
     const ops: KvOp[] = [fileOffsetOp('block', b.id, offset), handleOp(handle)];
@@ -409,13 +412,14 @@ export async function openNodeDbWriter(opts: NodeDbWriterOptions): Promise<NodeD
   return {
     written,
     async append(step) {
-      const mcBlock = loadBlockCell(step.mc.root);
+      // headers only: a block's transactions are not needed to file it
+      const mcInfo = blockInfoOf(step.mc.root, fileName('block', step.mc.id));
       const n = step.mc.id.seqno;
-      const pkg = await enterPackage(n, mcBlock.info.keyBlock || (opts.newPackageAt?.includes(n) ?? false));
+      const pkg = await enterPackage(n, mcInfo.keyBlock || (opts.newPackageAt?.includes(n) ?? false));
       for (const sb of step.shardBlocks) {
-        await writeBlock(pkg, n, sb, loadBlockCell(sb.root));
+        await writeBlock(pkg, n, sb, blockInfoOf(sb.root, fileName('block', sb.id)));
       }
-      await writeBlock(pkg, n, step.mc, mcBlock);
+      await writeBlock(pkg, n, step.mc, mcInfo);
       if (stateKv) {
         const ops: KvOp[] = [shardClientOp(step.mc.id)];
         if (!initWritten) ops.push(initBlockOp(step.mc.id));
@@ -434,7 +438,7 @@ export async function openNodeDbWriter(opts: NodeDbWriterOptions): Promise<NodeD
         );
       }
       const pkg = await enterPackage(mcSeqno, opts.newPackageAt?.includes(mcSeqno) ?? false);
-      for (const b of blocks) await writeBlock(pkg, mcSeqno, b, loadBlockCell(b.root));
+      for (const b of blocks) await writeBlock(pkg, mcSeqno, b, blockInfoOf(b.root, fileName('block', b.id)));
     },
     async flushIndexes() {
       for (const kv of kvs) await kv.flushWal(true);
