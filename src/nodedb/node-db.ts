@@ -6,15 +6,15 @@
 // Nothing is ever written under the root: RocksDB folders are opened as secondaries (their files go to
 // `secondaryDir`) or read-only, packs are opened for reading, and `keyring/` is never touched. A secondary's view
 // changes only in catchUp(), so reads between two catch-ups see one state of the node.
-import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { Cell } from '@ton/core';
 import { Lru } from '../common/index.ts';
+import { blockKey, checkedBlock } from '../index/source/ids.ts';
 import { statesFromNewState, stateUpdateNewSide } from '../index/source/state-update.ts';
 import type { AccountStateAfter, FetchedBlock } from '../index/source/types.ts';
-import type { BlockIdExt, BlockInfo } from '../ton/index.ts';
+import { type BlockIdExt, type BlockInfo, MASTER_SHARD } from '../ton/index.ts';
 import {
   type CellStore,
   createCellStore,
@@ -33,7 +33,7 @@ import type { RocksProblem } from './kv/options.ts';
 import { loadRocksAddon, openRocks, type RocksKv, rocksPreflight } from './kv/rocks.ts';
 import { cellDbDir, globalIndexDir, packPath, stateDbDir } from './layout.ts';
 import { openPackReader } from './pack.ts';
-import { blockKey, type PackBlock, PackCatalog } from './pack-scan.ts';
+import { type PackBlock, PackCatalog } from './pack-scan.ts';
 import { type OpenIndex, PackageIndexes } from './package-indexes.ts';
 import { blockInfoOf, shardTopsOfRoot, type WalkStop, walkCommitted } from './shard-walk.ts';
 import {
@@ -114,7 +114,6 @@ export interface NodeDb {
   close(): Promise<void>;
 }
 
-const MC_SHARD = 0x8000000000000000n;
 const U64 = (1n << 64n) - 1n;
 /** How far below the newest masterchain block pack-scan mode looks for one whose shard blocks are all there. */
 const HEAD_SEARCH = 300;
@@ -384,7 +383,7 @@ class NodeDbReader implements NodeDb {
       pkg = await this.packageOf(seqno);
       if (pkg?.deleted) throw this.prunedPackage(pkg.id, `masterchain block ${seqno}`);
       if (pkg) {
-        const entry = await this.inPackage(pkg.id, (idx) => lookupBySeqno(idx.kv, -1, MC_SHARD, seqno));
+        const entry = await this.inPackage(pkg.id, (idx) => lookupBySeqno(idx.kv, -1, MASTER_SHARD, seqno));
         if (entry) return this.rememberMc(entry.id);
       }
     }
@@ -553,23 +552,14 @@ class NodeDbReader implements NodeDb {
         if (e instanceof NodeDbFormatError) throw new NodeDbCorruptError(e.message, { cause: e });
         throw e;
       }
-      const fileHash = createHash('sha256').update(data).digest();
-      if (!fileHash.equals(id.fileHash)) {
-        throw new NodeDbCorruptError(
-          `${where}: block ${show(id)} data hashes to ${fileHash.toString('hex')}, not its file hash`,
-        );
-      }
-      let roots: Cell[];
+      // the source's one check of fetched bytes (ids.ts checkedBlock), with a single-root BoC required on top
       try {
-        roots = Cell.fromBoc(data);
+        const roots = Cell.fromBoc(data);
+        if (roots.length !== 1) throw new Error(`the BoC has ${roots.length} roots, a block file has one`);
+        return checkedBlock(id, data, roots[0]);
       } catch (e) {
-        throw new NodeDbCorruptError(`${where}: block ${show(id)} is not a BoC (${(e as Error).message})`);
+        throw new NodeDbCorruptError(`${where}: block ${show(id)}: ${(e as Error).message}`, { cause: e });
       }
-      const root = roots[0];
-      if (roots.length !== 1 || !root?.hash().equals(id.rootHash)) {
-        throw new NodeDbCorruptError(`${where}: block ${show(id)} BoC root does not hash to its root hash`);
-      }
-      return { id, bytes: data, root };
     } finally {
       await reader.close();
     }
@@ -738,7 +728,7 @@ class NodeDbReader implements NodeDb {
     if (this.indexes) {
       const newest = await this.newestPackage();
       if (newest !== null) {
-        const desc = await this.inPackage(newest, (idx) => readLtdbDesc(idx.kv, -1, MC_SHARD));
+        const desc = await this.inPackage(newest, (idx) => readLtdbDesc(idx.kv, -1, MASTER_SHARD));
         archived = desc && desc.lastIdx > desc.firstIdx ? desc.lastSeqno : null;
       }
     } else {

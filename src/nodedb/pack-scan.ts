@@ -11,7 +11,8 @@
 // pack-scan mode holds the newest groups, not the whole archive.
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BlockIdExt } from '../ton/index.ts';
+import { blockKey } from '../index/source/ids.ts';
+import { type BlockIdExt, MASTER_SHARD, sameBlockId } from '../ton/index.ts';
 import { parseFileName } from './fileref.ts';
 import { readdirOrEmpty } from './fs-util.ts';
 import { listPackages, packageFolder, parsePackFileName, sliceStart } from './layout.ts';
@@ -60,12 +61,8 @@ interface Group {
   listedAt: number;
 }
 
-const MC_SHARD = 0x8000000000000000n;
 /** Groups kept in memory (each one is a slice: ~100 masterchain blocks and the shard blocks they commit). */
 const DEFAULT_GROUPS = 64;
-
-export const blockKey = (id: { workchain: number; shard: bigint; seqno: number }): string =>
-  `${id.workchain}:${id.shard.toString(16).padStart(16, '0')}:${id.seqno}`;
 
 const sameHashes = (a: BlockIdExt, b: BlockIdExt) => a.rootHash.equals(b.rootHash) && a.fileHash.equals(b.fileHash);
 
@@ -81,7 +78,7 @@ function namesBlock(name: string | undefined, id: BlockIdExt): boolean {
   } catch {
     return false;
   }
-  return parsed?.kind === 'block' && blockKey(parsed.id) === blockKey(id) && sameHashes(parsed.id, id);
+  return parsed?.kind === 'block' && sameBlockId(parsed.id, id);
 }
 
 export class PackCatalog {
@@ -319,7 +316,7 @@ export class PackCatalog {
       const found: PackBlock = { id: parsed.id, path, offset: entry.offset };
       list.push(found);
       g.blocks.set(key, list);
-      if (parsed.id.workchain === -1 && parsed.id.shard === MC_SHARD && !g.mc.has(parsed.id.seqno)) {
+      if (parsed.id.workchain === -1 && parsed.id.shard === MASTER_SHARD && !g.mc.has(parsed.id.seqno)) {
         g.mc.set(parsed.id.seqno, found);
       }
     }
@@ -348,7 +345,7 @@ export class PackCatalog {
     }
     for (const [seqno, b] of g.mc) {
       if (!drop(b)) continue;
-      const other = g.blocks.get(blockKey({ workchain: -1, shard: MC_SHARD, seqno }))?.[0];
+      const other = g.blocks.get(blockKey({ workchain: -1, shard: MASTER_SHARD, seqno }))?.[0];
       if (other) g.mc.set(seqno, other);
       else g.mc.delete(seqno);
     }

@@ -8,7 +8,7 @@ import { mkdir, readdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Cell } from '@ton/core';
 import { stateUpdateNewSide } from '../index/source/state-update.ts';
-import { type BlockIdExt, type BlockInfo, prevBlockIds } from '../ton/index.ts';
+import { type BlockIdExt, type BlockInfo, MASTER_SHARD, prevBlockIds } from '../ton/index.ts';
 import { appendStateOps, cellDbWriteOps } from './celldb/index.ts';
 import { fileName } from './fileref.ts';
 import {
@@ -142,8 +142,6 @@ const defaultOpenKv: KvOpener = (path, o) =>
     manualWalFlush: o.manualWalFlush,
   });
 
-const MC_SHARD = 0x8000000000000000n;
-
 export async function openNodeDbWriter(opts: NodeDbWriterOptions): Promise<NodeDbWriter> {
   const generation = opts.generation ?? 'shard-split';
   const splitDepth = opts.splitDepth ?? 0;
@@ -240,7 +238,7 @@ export async function openNodeDbWriter(opts: NodeDbWriterOptions): Promise<NodeD
             : {
                 seqno: start,
                 workchain: id.workchain,
-                shard: id.workchain === -1 ? MC_SHARD : shardPrefix(id.shard, splitDepth),
+                shard: id.workchain === -1 ? MASTER_SHARD : shardPrefix(id.shard, splitDepth),
               },
         );
       }
