@@ -3,9 +3,11 @@
 // unreachable: run it again, finished batches stay done).
 import { isTongateError, resolveDatabaseConfig } from '../common/index.ts';
 import { createDatabase, type Database, describeDatabase, migrate } from '../db/index.ts';
+import { type ClassifyResult, reclassifyRange } from '../index/actions/index.ts';
 import { createContractsEnv, type OwnedContractsEnv } from '../index/contracts/index.ts';
 import { FAMILIES, type Family, rederive } from '../index/contracts/rederive.ts';
 import { fetchOffchainMetadata, startMetadataLoop } from '../index/metadata/index.ts';
+import { traceAssemblyState } from '../index/traces/index.ts';
 import { createLitePool, loadGlobalConfig } from '../lite/index.ts';
 import { type Command, UsageError } from './command.ts';
 import { databaseOptions } from './db.ts';
@@ -20,21 +22,28 @@ import {
   str,
 } from './indexer-setup.ts';
 
-function familiesOf(value: string | undefined): Family[] {
-  if (value === undefined) throw new UsageError(`--family is required: ${FAMILIES.join('|')}|all (comma-separated)`);
+/** The derived families: the contract decoders' tables, and `actions` (the classifier over assembled traces). */
+const ALL_FAMILIES = [...FAMILIES, 'actions'] as const;
+type AnyFamily = (typeof ALL_FAMILIES)[number];
+
+function familiesOf(value: string | undefined): { contracts: Family[]; actions: boolean } {
+  if (value === undefined)
+    throw new UsageError(`--family is required: ${ALL_FAMILIES.join('|')}|all (comma-separated)`);
   const names = value.split(',').map((f) => f.trim());
-  if (names.includes('all')) return [...FAMILIES];
+  if (names.includes('all')) return { contracts: [...FAMILIES], actions: true };
   for (const n of names) {
-    if (!(FAMILIES as readonly string[]).includes(n)) {
-      throw new UsageError(`--family: unknown family '${n}' (expected ${FAMILIES.join(', ')} or all)`);
+    if (!(ALL_FAMILIES as readonly string[]).includes(n)) {
+      throw new UsageError(`--family: unknown family '${n}' (expected ${ALL_FAMILIES.join(', ')} or all)`);
     }
   }
-  return [...new Set(names)] as Family[];
+  const set = new Set(names as AnyFamily[]);
+  return { contracts: FAMILIES.filter((f) => set.has(f)), actions: set.has('actions') };
 }
 
 const rederiveCommand: Command = {
   name: 'rederive',
-  summary: 'Recompute Jetton/NFT/DNS/multisig/vesting rows from what the database stores (no chain access).',
+  summary:
+    'Recompute Jetton/NFT/DNS/multisig/vesting rows and actions from what the database stores (no chain access).',
   details:
     'Latest-state tables (jetton_wallets, nft_items, ...) are recomputed from the stored code and data of every\n' +
     'account whose last transaction is in range; event tables (jetton_transfers, ...) from the stored\n' +
@@ -42,7 +51,11 @@ const rederiveCommand: Command = {
     'interrupted run can simply be run again. --lite-config lends library cells (USDT-style wallets) to getters.\n' +
     'Exit codes: 0 done, 1 failed, 2 bad usage, 75 retryable.',
   options: {
-    family: { type: 'string', value: 'jetton,nft,dns,multisig,vesting|all', description: 'families to recompute' },
+    family: {
+      type: 'string',
+      value: 'jetton,nft,dns,multisig,vesting,actions|all',
+      description: 'families to recompute (actions: classify the assembled traces again, after the contract families)',
+    },
     from: { type: 'string', value: 'N', description: 'first masterchain seqno (default: the first indexed)' },
     to: { type: 'string', value: 'M', description: 'last masterchain seqno (default: the last indexed)' },
     'dns-root': {
@@ -57,7 +70,7 @@ const rederiveCommand: Command = {
   },
   async run({ values, positionals, out, err }) {
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-    const families = familiesOf(str(values, 'family'));
+    const { contracts: families, actions } = familiesOf(str(values, 'family'));
     const from = intOption(values, 'from');
     const to = intOption(values, 'to');
     if (from !== undefined && to !== undefined && from > to) throw new UsageError(`--from ${from} is after --to ${to}`);
@@ -82,7 +95,9 @@ const rederiveCommand: Command = {
         closePool = () => pool.close();
         libraries = (hashes) => librariesFrom(pool, hashes);
       }
-      env = await createContractsEnv({ db, threads: decoders?.threads, dnsRoots: decoders?.dnsRoots, libraries });
+      if (families.length > 0) {
+        env = await createContractsEnv({ db, threads: decoders?.threads, dnsRoots: decoders?.dnsRoots, libraries });
+      }
       log('info', 'Started rederive', {
         families,
         from: from ?? null,
@@ -91,29 +106,60 @@ const rederiveCommand: Command = {
       });
       const tty = process.stderr.isTTY === true && values['no-progress'] !== true;
       let lastLog = 0;
-      const result = await rederive({
-        db,
-        env,
-        families,
-        ...(from === undefined ? {} : { from }),
-        ...(to === undefined ? {} : { to }),
-        signal: shutdown.signal,
-        onProgress: (p) => {
-          const pct = p.total > 0 ? Math.floor((100 * p.done) / p.total) : 100;
-          if (tty) {
-            process.stderr.write(`\r${p.phase.padEnd(6)} ${p.done}/${p.total} (${pct}%) rows ${p.rows}\x1b[K`);
-          } else if (Date.now() - lastLog > 5000 || p.done === p.total) {
-            lastLog = Date.now();
-            log('info', 'Updated rederive progress', { ...p });
-          }
-        },
-      });
+      const result = !env
+        ? { states: 0, events: 0 }
+        : await rederive({
+            db,
+            env,
+            families,
+            ...(from === undefined ? {} : { from }),
+            ...(to === undefined ? {} : { to }),
+            signal: shutdown.signal,
+            onProgress: (p) => {
+              const pct = p.total > 0 ? Math.floor((100 * p.done) / p.total) : 100;
+              if (tty) {
+                process.stderr.write(`\r${p.phase.padEnd(6)} ${p.done}/${p.total} (${pct}%) rows ${p.rows}\x1b[K`);
+              } else if (Date.now() - lastLog > 5000 || p.done === p.total) {
+                lastLog = Date.now();
+                log('info', 'Updated rederive progress', { ...p });
+              }
+            },
+          });
       if (tty) process.stderr.write('\n');
+      let classified: ClassifyResult | null = null;
+      if (actions && !shutdown.signal.aborted) {
+        const span = await assembledRange(db, from, to);
+        classified = { traces: 0, actions: 0, failed: 0 };
+        if (span) {
+          classified = await reclassifyRange(span.from, span.to, {
+            db,
+            log,
+            signal: shutdown.signal,
+            onProgress: (done, total) => {
+              if (tty) process.stderr.write(`\ractions ${done}/${total} blocks\x1b[K`);
+              else if (Date.now() - lastLog > 5000 || done === total) {
+                lastLog = Date.now();
+                log('info', 'Updated rederive progress', { phase: 'actions', done, total });
+              }
+            },
+          });
+          if (tty) process.stderr.write('\n');
+        }
+      }
       if (shutdown.signal.aborted) {
         err('tongate index rederive: stopped; run it again to finish (finished batches are kept)');
         return EXIT_RETRYABLE;
       }
-      out(`Rederived ${families.join(', ')}: ${result.states} latest-state rows, ${result.events} event rows.`);
+      if (families.length > 0) {
+        out(`Rederived ${families.join(', ')}: ${result.states} latest-state rows, ${result.events} event rows.`);
+      }
+      if (classified) {
+        out(
+          `Reclassified ${classified.traces} traces: ${classified.actions} actions` +
+            (classified.failed > 0 ? `, ${classified.failed} failed (see the log)` : '') +
+            '.',
+        );
+      }
       return 0;
     } catch (e) {
       if (e instanceof UsageError) throw e;
@@ -199,3 +245,16 @@ export const indexCommand: Command = {
   summary: 'Maintain the index in place: rederive the contract tables, fetch off-chain metadata.',
   subcommands: [rederiveCommand, metadataCommand],
 };
+
+/** The assembled masterchain blocks within [from, to] (defaults: all of them), or null when none. */
+async function assembledRange(
+  db: Database,
+  from: number | undefined,
+  to: number | undefined,
+): Promise<{ from: number; to: number } | null> {
+  const st = await traceAssemblyState(db);
+  if (!st) return null;
+  const lo = Math.max(from ?? st.firstMcSeqno, st.firstMcSeqno);
+  const hi = Math.min(to ?? st.nextMcSeqno - 1, st.nextMcSeqno - 1);
+  return lo <= hi ? { from: lo, to: hi } : null;
+}

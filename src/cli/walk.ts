@@ -3,8 +3,10 @@
 // with it, `tongate work` processes (any number, anywhere) do the work, or --work here as well.
 
 import { isTongateError } from '../common/index.ts';
+import { classifyMcBlock } from '../index/actions/index.ts';
 import {
   type BackfillPlan,
+  CLASSIFY_MC_BLOCK,
   findGaps,
   INDEX_MC_BLOCK,
   planBackfill,
@@ -12,6 +14,7 @@ import {
   requeueGaps,
   runTail,
 } from '../index/plan/index.ts';
+import { assembleTraces } from '../index/traces/index.ts';
 import type { Processor } from '../queue/index.ts';
 import { type Command, type OptionSpec, UsageError } from './command.ts';
 import {
@@ -129,6 +132,13 @@ const backfillCommand: Command = {
         try {
           const p = await rangeProgress(ix.db, from, to);
           if (p.blocks >= plan.total) {
+            // The last jobs still assemble traces and queue their classification: let them finish.
+            await ix.queue.whenIdle(INDEX_MC_BLOCK, { signal });
+            await ix.queue.whenIdle(CLASSIFY_MC_BLOCK, { signal });
+            // Jobs lost with the queue (a Redis restart) may have left assembly or classification behind: finish
+            // both here (each is a no-op when the workers did it).
+            await assembleTraces(ix.db);
+            await classifyMcBlock(to, { db: ix.db, log });
             view.done(p);
             out(`Indexed masterchain blocks ${from}..${to}: ${p.blocks} blocks, ${p.transactions} transactions.`);
             return 0;

@@ -42,16 +42,34 @@ const CONTRACT_TABLES = [
   'address_metadata',
 ] as const;
 
-const SPEC_TABLES: readonly string[] = [...CORE_TABLES, ...CONTRACT_TABLES];
+/** The §5.2 tables of traces (0007). `actions` is checked on its own: see ACTIONS_DETAILS. */
+const TRACE_TABLES = ['traces', 'action_accounts'] as const;
+
+const SPEC_TABLES: readonly string[] = [...CORE_TABLES, ...CONTRACT_TABLES, ...TRACE_TABLES];
+
+/**
+ * actions keeps every plain column of §5.2 but replaces toncenter's per-type composite columns (`*_data`) with one
+ * jsonb `details`: the exact object /actions returns, documented once instead of forty composite types.
+ */
+const ACTIONS_DETAILS = 'details';
 
 /** Tables tongate adds (toncenter has none of that name), and why. */
 const TONGATE_TABLES: Record<string, string> = {
   jetton_mints:
-    'mints (internal_transfer from the master) are rows of their own: toncenter keeps them only inside traces/actions, which tongate does not build yet',
+    'mints (internal_transfer from the master) are rows of their own: toncenter keeps them only inside traces/actions',
+  trace_pending_edges:
+    "the trace assembler's in-flight messages, in the database instead of toncenter's local state files",
+  trace_assembly: "the trace assembler's watermark (toncenter checkpoints it to <working-dir>/<seqno>.tastate)",
+  pending_traces: 'emulated traces of messages sent through our APIs (toncenter keeps them in Redis)',
 };
 
 /** Where a column's type differs from the type the spec states for it, and why. */
 const TYPE_DIFFERENCES: Record<string, { spec: string; ours: string; reason: string }> = {
+  'traces.classification_state': {
+    spec: "(default 'unclassified'",
+    ours: 'trace_classification_state',
+    reason: 'the spec names only the default here; the type is the §5.1 enum trace_classification_state',
+  },
   'transactions.now': {
     spec: 'integer',
     ours: 'bigint',
@@ -98,6 +116,11 @@ const WIDENED_INDEXES: Record<string, { extra: string[]; reason: string }> = {
       },
     ]),
   ),
+  actions_index_4: {
+    extra: ['trace_id', 'end_lt', 'action_id'],
+    reason:
+      '/actions pages are ordered by (trace_end_lt, trace_id, end_lt, action_id): the index serves the whole order',
+  },
   multisig_orders_index_2: {
     extra: ['id'],
     reason: '/multisig/orders?multisig_address= pages in id order: the index serves filter and order together',
@@ -118,12 +141,33 @@ const EXTRA_INDEXES: Record<string, string> = {
   jetton_mints_index_2: 'mints into a jetton wallet, in lt order',
   jetton_mints_index_3: 'mints of a jetton, in lt order',
   jetton_mints_index_4: 'all mints in lt order',
+  traces_index_5: '/traces?msg_hash= and pending traces by external hash (the root message)',
+  traces_index_6: '/pendingTraces?ext_msg_hash= by normalized hash, and dropping landed pending traces',
+  traces_index_unclassified_final: "the classify job's sweep of final traces left unclassified",
+  actions_index_6: '/actions with a utime window, ordered by (trace_end_utime, trace_id, end_utime, action_id)',
+  actions_index_7: '/actions?tx_hash= (GIN over tx_hashes)',
+  pending_traces_index_1: '/pendingTraces, /pendingActions, /pendingTransactions by account',
+  pending_traces_index_2: 'pending traces by the external message hash as sent',
+  pending_traces_index_3: 'deleting expired pending traces',
 };
 
 /** §5.3 rows whose numbering skips numbers: toncenter's migrate has no jetton_transfers_index_5, nft_transfers_index_6 or _8. */
 const SPEC_INDEX_NUMBERS: Record<string, number[]> = {
   'jetton_transfers_index_1..10': [1, 2, 3, 4, 6, 7, 8, 9, 10],
   'nft_transfers_index_2..10': [2, 3, 4, 5, 7, 9, 10],
+};
+
+/** §5.3 index names that do not start with their table's name. */
+const SPEC_INDEX_NAME_TABLES: Record<string, string> = { trace_unclassified_index: 'traces' };
+
+/** §5.3 rows whose name cell is prose: the index names PostgreSQL gives them. */
+const SPEC_INDEX_ROW_NAMES: Record<string, string[]> = {
+  'action_accounts PK / index_1..3': [
+    'action_accounts_pkey',
+    'action_accounts_index_1',
+    'action_accounts_index_2',
+    'action_accounts_index_3',
+  ],
 };
 
 /** §5.3 shorthands, spelled out like the owner pair beside them (jetton_burns_index_3..6). */
@@ -341,24 +385,28 @@ function splitDefinitions(cell: string): string[] {
 /** §5.3 rows for the tables we implement: names like a_index_1..6, a_index_2 / _3 or a_index_1/2 against their definitions. */
 function specIndexes(): SpecIndex[] {
   const out: SpecIndex[] = [];
-  const tables = [...SPEC_TABLES].sort((a, b) => b.length - a.length);
+  const tables = [...SPEC_TABLES, 'actions'].sort((a, b) => b.length - a.length);
   const rows = section('### 5.3', '### 5.4')
     .split('\n')
     .filter((l) => l.startsWith('| '));
   for (const row of rows) {
     const [, nameCell, defCell] = row.split('|').map((c) => c.trim());
-    let table = tables.find((t) => nameCell!.startsWith(`${t}_`));
+    let table =
+      SPEC_INDEX_NAME_TABLES[nameCell!] ??
+      tables.find((t) => nameCell!.startsWith(`${t}_`) || nameCell!.startsWith(`${t} `));
     if (!table && !nameCell!.startsWith('vesting_index')) continue;
     let names: string[];
     const range = /^(\w+?)(\d+)\.\.(\d+)$/.exec(nameCell!);
-    if (range) {
+    if (SPEC_INDEX_ROW_NAMES[nameCell!]) names = SPEC_INDEX_ROW_NAMES[nameCell!]!;
+    else if (range) {
       const numbers = SPEC_INDEX_NUMBERS[nameCell!] ?? [];
       if (numbers.length === 0) for (let i = Number(range[2]); i <= Number(range[3]); i++) numbers.push(i);
       names = numbers.map((i) => `${range[1]}${i}`);
     } else {
       const parts = nameCell!.split(/\s*\/\s*/);
       const stem = parts[0]!.slice(0, parts[0]!.lastIndexOf('_'));
-      names = parts.map((p, i) => (i === 0 ? p : `${stem}_${p.replace(/^_/, '')}`));
+      // A later part may be a whole name of its own (`traces_index_1 / trace_index_2a`).
+      names = parts.map((p, i) => (i === 0 || /_index/.test(p) ? p : `${stem}_${p.replace(/^_/, '')}`));
     }
     const defs: Array<{ table: string | undefined; def: string; method: string }> = [];
     for (const item of splitDefinitions(defCell!)) {
@@ -393,11 +441,15 @@ const normalizeKey = (k: string): string => k.replace(/::(character varying|text
 
 /** A predicate as both sides print it: casts, parentheses and quotes dropped, spaces normalized. */
 function normalizePredicate(e: string): string {
-  return normalizeKey(e)
-    .replace(/[()']/g, '')
-    .replace(/\s*=\s*/g, ' = ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    normalizeKey(e)
+      // The catalog prints an enum literal with its cast ('unclassified'::trace_classification_state).
+      .replace(/::\w+/g, '')
+      .replace(/[()']/g, '')
+      .replace(/\s*=\s*/g, ' = ')
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }
 
 // --- reading the catalog ----------------------------------------------------------------------------
@@ -634,11 +686,31 @@ describe.skipIf(!hasVectors).each(KINDS)('schema on %s', (kind: Kind) => {
     }
   });
 
+  it('has §5.2 actions with every plain column, its key, and details in place of the composite columns', async () => {
+    const spec = specTable('actions');
+    // The composite columns follow the plain ones ("plus composite detail columns: `ton_transfer_data(…)`, …").
+    const cut = spec.columns.findIndex((c) => c.name.includes('('));
+    const plain = spec.columns.slice(0, cut);
+    const text = section('### 5.2', '### 5.3');
+    const paragraph = text.slice(text.indexOf('**actions**'), text.indexOf('**action_accounts**'));
+    const composite = [...paragraph.matchAll(/`(\w+_data)\(/g)];
+    expect(composite.length, 'the spec lists composite detail columns').toBeGreaterThan(20);
+    const ours = (await catalogColumns(db)).filter((c) => c.table === 'actions');
+    expect(ours.map((c) => c.column).sort()).toEqual([...plain.map((c) => c.name), ACTIONS_DETAILS].sort());
+    for (const col of plain) {
+      if (col.type === undefined) continue;
+      expect(ours.find((c) => c.column === col.name)!.type, `actions.${col.name}`).toBe(normalizeType(col.type));
+    }
+    expect(ours.find((c) => c.column === ACTIONS_DETAILS)).toMatchObject({ type: 'jsonb', notnull: true });
+    const pk = (await catalogIndexes(db)).find((i) => i.table === 'actions' && i.primary);
+    expect(pk?.cols).toEqual(spec.pk);
+  });
+
   it('adds only the documented tongate tables', async () => {
     const r = await db.query<{ name: string; doc: string | null }>(`
       SELECT relname AS name, obj_description(oid, 'pg_class') AS doc FROM pg_class
       WHERE relnamespace = 'public'::regnamespace AND relkind IN ('r', 'p')`);
-    const ours = r.rows.filter((t) => !SPEC_TABLES.includes(t.name));
+    const ours = r.rows.filter((t) => !SPEC_TABLES.includes(t.name) && t.name !== 'actions');
     // Bookkeeping (0002), api keys (0004) and the migrator's own table are tongate's own service tables.
     const service = ['index_checkpoints', 'indexed_ranges', 'ton_db_version', 'schema_migrations', 'api_keys'];
     for (const t of ours) {

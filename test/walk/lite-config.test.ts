@@ -7,10 +7,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, migrate } from '../../src/db/index.ts';
 import type { DevnetInfo, DevnetNode } from '../../src/devnet/node/index.ts';
-import { createLiteSource, indexMcBlock } from '../../src/index/index.ts';
+import { librariesFrom } from '../../src/cli/indexer-setup.ts';
+import { createContractsEnv } from '../../src/index/contracts/index.ts';
+import { createLiteSource } from '../../src/index/index.ts';
 import { createLitePool, loadGlobalConfig } from '../../src/lite/index.ts';
 import { createScratch, type Scratch } from '../db/setup-database.ts';
-import { checksums, checksumsOf } from '../index/support.ts';
+import { checksums, checksumsOf, indexInOrder } from '../index/support.ts';
 import { type Child, startTongate } from '../support/child.ts';
 import { freePort, startDevnetChain } from '../support/devnet-chain.ts';
 
@@ -33,7 +35,13 @@ beforeAll(async () => {
     to = (await pool.getMasterchainInfo()).last.seqno;
     await migrate(db);
     const source = createLiteSource(pool);
-    for (let n = 1; n <= to; n++) await indexMcBlock(n, { source, db });
+    // As `tongate walk` does by default: with the contract decoders (actions depend on what they detect).
+    const contracts = await createContractsEnv({ db, libraries: (h) => librariesFrom(pool, h) });
+    try {
+      await indexInOrder(db, source, 1, to, contracts);
+    } finally {
+      await contracts.close();
+    }
     reference = await checksums(db);
   } finally {
     await db.close();

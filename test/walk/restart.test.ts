@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import { createDatabase, migrate } from '../../src/db/index.ts';
 import type { DevnetInfo } from '../../src/devnet/node/index.ts';
 import { openDevnetStoreReader } from '../../src/devnet/store/index.ts';
-import { createDevnetStoreSource, indexMcBlock } from '../../src/index/index.ts';
+import { createDevnetStoreSource } from '../../src/index/index.ts';
 import { adminClient, createScratch, type Scratch } from '../db/setup-database.ts';
-import { checksums, checksumsOf } from '../index/support.ts';
+import { checksums, checksumsOf, indexInOrder } from '../index/support.ts';
 import { type Child, startTongate } from '../support/child.ts';
 import { freePort, startDevnetChain } from '../support/devnet-chain.ts';
 
@@ -68,7 +68,7 @@ beforeAll(async () => {
   const source = await createDevnetStoreSource(info.devnetDir);
   try {
     await migrate(db);
-    for (let n = 1; n <= head; n++) await indexMcBlock(n, { source, db });
+    await indexInOrder(db, source, 1, head);
     reference = await checksums(db);
   } finally {
     await source.close();

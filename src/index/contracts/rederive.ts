@@ -153,6 +153,14 @@ async function rederiveEvents(o: RederiveOptions, range: [number, number], table
     await db.transaction(async (tx) => {
       for (const t of eventTables) await tx.query(`DELETE FROM ${t} WHERE mc_seqno BETWEEN $1 AND $2`, [lo, hi]);
       rows += await writeContractRows(tx, out);
+      // Event rows carry their transaction's assembled trace id.
+      for (const t of eventTables) {
+        await tx.query(
+          `UPDATE ${t} e SET trace_id = x.trace_id FROM transactions x
+           WHERE e.mc_seqno BETWEEN $1 AND $2 AND x.hash = e.tx_hash AND x.lt = e.tx_lt AND x.trace_id IS NOT NULL`,
+          [lo, hi],
+        );
+      }
     });
     o.onProgress?.({ phase: 'events', done: hi - range[0] + 1, total, rows });
   }

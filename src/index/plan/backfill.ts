@@ -3,6 +3,7 @@
 // checkpointed blocks by this planner (and again by the processor, which checks before working).
 import type { Queryable } from '../../db/index.ts';
 import type { JobQueue } from '../../queue/index.ts';
+import { startTraceAssembly } from '../traces/assemble.ts';
 import { checkpointedSeqnos } from './checkpoints.ts';
 import { mcJob } from './jobs.ts';
 
@@ -31,6 +32,8 @@ export async function planBackfill(opts: {
   if (!Number.isInteger(from) || !Number.isInteger(to) || from < 0 || to < from) {
     throw new RangeError(`backfill range must be 0 <= from <= to, got [${from}, ${to}]`);
   }
+  // Trace assembly begins where the first planned range begins (a no-op once it started).
+  await startTraceAssembly(db, from);
   const chunk = opts.chunk ?? 1000;
   const plan: BackfillPlan = { from, to, total: to - from + 1, indexed: 0, added: 0, missing: 0 };
   for (let lo = from; lo <= to; lo += chunk) {

@@ -9,5 +9,13 @@ export {
   refreshIndexedRanges,
 } from './checkpoints.ts';
 export { type GapReport, requeueGaps } from './gaps.ts';
-export { CORE_PART, INDEX_MC_BLOCK, type IndexMcBlockJob, mcJob, mcJobId } from './jobs.ts';
+export {
+  CLASSIFY_MC_BLOCK,
+  CORE_PART,
+  classifyJob,
+  INDEX_MC_BLOCK,
+  type IndexMcBlockJob,
+  mcJob,
+  mcJobId,
+} from './jobs.ts';
 export { type PlanLog, runTail, type TailOptions, type TailStatus } from './tail.ts';

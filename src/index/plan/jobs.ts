@@ -19,3 +19,10 @@ export function mcJobId(mcSeqno: number): string {
 export function mcJob(mcSeqno: number): { name: string; data: IndexMcBlockJob; jobId: string } {
   return { name: INDEX_MC_BLOCK, data: { mcSeqno }, jobId: mcJobId(mcSeqno) };
 }
+
+/** Classification of the traces that became final in one masterchain block: `classify-<seqno>`. */
+export const CLASSIFY_MC_BLOCK = 'classify-mc-block';
+
+export function classifyJob(mcSeqno: number): { name: string; data: IndexMcBlockJob; jobId: string } {
+  return { name: CLASSIFY_MC_BLOCK, data: { mcSeqno }, jobId: `classify-${mcJobId(mcSeqno).slice(3)}` };
+}

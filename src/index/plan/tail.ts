@@ -3,6 +3,7 @@
 import { isTongateError } from '../../common/index.ts';
 import type { Queryable } from '../../db/index.ts';
 import type { JobQueue } from '../../queue/index.ts';
+import { startTraceAssembly } from '../traces/assemble.ts';
 import { checkpointBounds, checkpointedSeqnos } from './checkpoints.ts';
 import { requeueGaps } from './gaps.ts';
 import { mcJob } from './jobs.ts';
@@ -73,6 +74,10 @@ export async function runTail(opts: TailOptions): Promise<void> {
         start = next;
         indexedThrough = next - 1;
         log('info', 'Started following the masterchain head', { from: next, head });
+      }
+      if (round === 0 && next !== undefined) {
+        // Trace assembly begins where following begins, unless it started before (a no-op then).
+        await startTraceAssembly(db, next);
       }
       if (next <= head) {
         const last = Math.min(head, next + maxPerPoll - 1);

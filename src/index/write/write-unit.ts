@@ -15,6 +15,7 @@ import {
   SHARD_STATE_COLUMNS,
   TRANSACTION_COLUMNS,
 } from '../decode/columns.ts';
+import { applyTraceIds } from '../traces/assemble.ts';
 import { stageRows } from './stage.ts';
 import { deleteContractEvents, writeContractRows } from './write-contracts.ts';
 
@@ -76,6 +77,16 @@ export async function writeUnit(db: Database, rows: UnitRows, opts: WriteOptions
       rows.mcSeqno,
     ]);
     if (existing.rowCount > 0 && !opts.replace) return false;
+    // A replaced block keeps its assembled trace ids (assembly ran once over it, in order; it does not run again).
+    const traceIds =
+      existing.rowCount > 0
+        ? (
+            await tx.query<{ hash: string; lt: string; trace_id: string }>(
+              'SELECT hash, lt::text AS lt, trace_id FROM transactions WHERE mc_block_seqno = $1 AND trace_id IS NOT NULL',
+              [rows.mcSeqno],
+            )
+          ).rows.map((r) => ({ hash: r.hash, lt: r.lt, traceId: r.trace_id }))
+        : [];
     await deleteUnitRows(tx, rows.mcSeqno);
     // Without a checkpoint the unit has no rows (they commit together): only a replace has events to delete.
     if (existing.rowCount > 0) await deleteContractEvents(tx, rows.mcSeqno);
@@ -106,6 +117,7 @@ export async function writeUnit(db: Database, rows: UnitRows, opts: WriteOptions
     );
     // The checkpoint's row counts stay the core tables' (equal whether or not the decoders ran).
     if (rows.contracts) await writeContractRows(tx, rows.contracts);
+    await applyTraceIds(tx, rows.mcSeqno, traceIds);
     const counts = {
       blocks: rows.blocks.length,
       shard_state: rows.shardState.length,

@@ -1,0 +1,138 @@
+// bench/actions: the classifier's throughput — traces classified per second — as a ratio to reading the same traces
+// (transactions, messages, bodies, contract interfaces) from the database in the same run (machines are shared and
+// noisy, so only the ratios mean anything). A devnet runs the whole activity cycle `--cycles` times; its blocks are
+// indexed (untimed) with the contract decoders into PGlite (or DATABASE_URL), and the traces assembled. Then, timed,
+// over every final trace:
+//   read:      loadTraceInputs + loadInterfaces (the baseline: what any consumer of stored traces pays);
+//   classify:  classifyTrace over the loaded trees (the matchers alone, CPU only);
+//   job:       classifyStored: read + classify + write actions and action_accounts (what the classify job costs).
+// Usage: node --import tsx bench/actions.ts [--cycles N] [--repeat N]
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { librariesFrom } from '../src/cli/indexer-setup.ts';
+import { resolveDatabaseConfig } from '../src/common/index.ts';
+import { createDatabase, migrate } from '../src/db/index.ts';
+import { ACTIVITY_CYCLE, devnetDnsRoots, startActivity } from '../src/devnet/activity/index.ts';
+import { createDevnetNode } from '../src/devnet/node/index.ts';
+import {
+  classifyStored,
+  classifyTrace,
+  interfacesOf,
+  loadInterfaces,
+  loadTraceInputs,
+  type StoredTrace,
+  traceAddresses,
+} from '../src/index/actions/index.ts';
+import { createContractsEnv } from '../src/index/contracts/index.ts';
+import { createLiteSource, indexMcBlock } from '../src/index/index.ts';
+import { assembleTraces } from '../src/index/traces/index.ts';
+import { createLitePool, loadGlobalConfig } from '../src/lite/index.ts';
+
+const { values } = parseArgs({
+  options: {
+    cycles: { type: 'string', default: '2' },
+    repeat: { type: 'string', default: '5' },
+    help: { type: 'boolean', short: 'h' },
+  },
+});
+if (values.help) {
+  console.log(`Usage: node --import tsx bench/actions.ts [--cycles N] [--repeat N]
+Runs a devnet with N activity cycles (default 2; every contract family), indexes it with the contract decoders and
+assembles its traces, then measures classification (traces/s) against reading the same traces from the database
+(PGlite in a temp dir, or DATABASE_URL), each timed --repeat times (default 5), all in this run.`);
+  process.exit(0);
+}
+const cycles = Number(values.cycles);
+const repeat = Number(values.repeat);
+if (!Number.isInteger(cycles) || cycles < 1 || !Number.isInteger(repeat) || repeat < 1) {
+  console.error('bench/actions: --cycles and --repeat must be positive integers');
+  process.exit(2);
+}
+
+const dir = await mkdtemp(join(tmpdir(), 'tongate-bench-actions-'));
+const node = createDevnetNode({ dataDir: dir, litePort: 0, blockIntervalMs: 100, sync: false, seed: 'bench-actions' });
+try {
+  console.log(
+    `bench/actions: running ${cycles} activity cycle(s) (${ACTIVITY_CYCLE.length} steps each) on a devnet ...`,
+  );
+  const info = await node.start();
+  const activity = await startActivity({
+    liteConfig: info.globalConfigFile,
+    wallets: info.walletsFile,
+    seed: 'bench-actions',
+    steps: cycles * ACTIVITY_CYCLE.length,
+    intervalMs: 0,
+    pollMs: 100,
+  });
+  const counters = await activity.done;
+  console.log(`  activity: ${counters.ok} ok, ${counters.failed} failed, ${counters.skipped} skipped`);
+
+  const pool = createLitePool({ servers: (await loadGlobalConfig(info.globalConfigFile)).liteservers });
+  const source = createLiteSource(pool);
+  const head = (await pool.getMasterchainInfo()).last.seqno;
+  const dbConfig = resolveDatabaseConfig({
+    flags: { data: join(dir, 'db') },
+    env: process.env,
+    applicationName: 'tongate-bench-actions',
+  });
+  const db = await createDatabase(dbConfig);
+  await migrate(db);
+  const contracts = await createContractsEnv({
+    db,
+    dnsRoots: devnetDnsRoots(),
+    libraries: (h) => librariesFrom(pool, h),
+  });
+  console.log(`  indexing masterchain blocks 1..${head} (${dbConfig.kind}) ...`);
+  for (let n = 1; n <= head; n++) await indexMcBlock(n, { source, db, contracts });
+  await contracts.close();
+  await assembleTraces(db);
+  const traces = (
+    await db.query<StoredTrace & Record<string, unknown>>(
+      `SELECT trace_id, external_hash, external_hash_norm, mc_seqno_end, end_lt::text AS end_lt, end_utime, state
+         FROM traces WHERE pending_edges_ = 0 ORDER BY trace_id`,
+    )
+  ).rows;
+  const txCount = (
+    await db.query<{ n: number }>('SELECT count(*)::int AS n FROM transactions WHERE trace_id IS NOT NULL')
+  ).rows[0]!.n;
+  console.log(`  ${traces.length} final traces, ${txCount} transactions`);
+
+  const best = async (fn: () => Promise<unknown> | unknown): Promise<number> => {
+    await fn();
+    let min = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < repeat; i++) {
+      const t0 = performance.now();
+      await fn();
+      min = Math.min(min, performance.now() - t0);
+    }
+    return min;
+  };
+  const read = async () => {
+    const inputs = await loadTraceInputs(db, traces);
+    return { inputs, interfaces: interfacesOf(await loadInterfaces(db, traceAddresses(inputs))) };
+  };
+  const loaded = await read();
+  const readMs = await best(read);
+  let actions = 0;
+  const classifyMs = await best(() => {
+    actions = 0;
+    for (const t of loaded.inputs) actions += classifyTrace(t, loaded.interfaces).length;
+  });
+  const jobMs = await best(() => classifyStored(traces, { db }));
+  const rate = (ms: number) => (traces.length / ms) * 1000;
+  console.log(`  read traces from the database:   ${rate(readMs).toFixed(0)} traces/s (${readMs.toFixed(1)} ms)`);
+  console.log(
+    `  classify (matchers only):        ${rate(classifyMs).toFixed(0)} traces/s (${classifyMs.toFixed(1)} ms, ${actions} actions)`,
+  );
+  console.log(`  classify job (read+classify+write): ${rate(jobMs).toFixed(0)} traces/s (${jobMs.toFixed(1)} ms)`);
+  console.log(`  ratio classify / read:     ${(readMs / classifyMs).toFixed(2)}x`);
+  console.log(`  ratio job / read:          ${(readMs / jobMs).toFixed(2)}x`);
+  await db.close();
+  await pool.close();
+} finally {
+  await node.stop();
+  await rm(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,7 @@
+export {
+  type AssembledBlock,
+  type AssembleOptions,
+  assembleTraces,
+  startTraceAssembly,
+  traceAssemblyState,
+} from './assemble.ts';
