@@ -6,6 +6,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabase, migrate } from '../../src/db/index.ts';
+import { createDevnetStoreSource } from '../../src/index/index.ts';
+import { createScratch } from '../db/setup-database.ts';
+import { checksums, indexInOrder } from '../index/support.ts';
+import { startDevnetChain } from '../support/devnet-chain.ts';
+
+const ACTION_TABLES = ['traces', 'actions', 'action_accounts'].map((table) => ({ table, exclude: [] as string[] }));
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -66,6 +73,47 @@ describe('tongate index', () => {
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/Rederived jetton, nft, dns, multisig, vesting: 0 latest-state rows, 0 event rows/);
   }, 120_000);
+
+  it('rederive --family actions classifies stored traces again: the same rows', async () => {
+    const chain = await startDevnetChain({ seed: 'index-cmd-actions', stop: true });
+    const scratch = await createScratch('pglite');
+    try {
+      const db = await createDatabase(scratch.config);
+      let before: Awaited<ReturnType<typeof checksums>>;
+      let final = 0;
+      try {
+        await migrate(db);
+        const source = await createDevnetStoreSource(chain.info.devnetDir);
+        await indexInOrder(db, source, 1, await source.head());
+        await source.close();
+        before = await checksums(db, ACTION_TABLES);
+        final = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM traces WHERE pending_edges_ = 0'))
+          .rows[0]!.n;
+        expect(before.actions!.rows).toBeGreaterThan(5);
+        // What an older classifier could have left: other actions, or none, and traces marked unclassified.
+        await db.query("UPDATE actions SET details = '{}', success = NOT success");
+        await db.query('DELETE FROM action_accounts');
+        await db.query("UPDATE traces SET classification_state = 'unclassified'");
+        expect(await checksums(db, ACTION_TABLES)).not.toEqual(before);
+      } finally {
+        await db.close();
+      }
+      const data = join(scratch.config.kind === 'pglite' ? scratch.config.dir : '', '..');
+      const r = await tongate(['index', 'rederive', '--family', 'actions', '--data', data, '--no-progress']);
+      expect(r.code, r.err).toBe(0);
+      expect(r.out).toMatch(new RegExp(`Reclassified ${final} traces: ${before.actions!.rows} actions\\.`));
+      expect(r.out).not.toMatch(/Rederived/);
+      const again = await createDatabase(scratch.config);
+      try {
+        expect(await checksums(again, ACTION_TABLES)).toEqual(before);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await scratch.cleanup();
+      await rm(chain.dir, { recursive: true, force: true });
+    }
+  }, 300_000);
 
   it('runs one metadata pass over an empty index', async () => {
     const r = await tongate(['index', 'metadata', '--once', '--data', dir]);

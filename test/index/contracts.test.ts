@@ -11,9 +11,11 @@ import { librariesFrom } from '../../src/cli/indexer-setup.ts';
 import { isTongateError } from '../../src/common/index.ts';
 import { migrate, type Queryable } from '../../src/db/index.ts';
 import { ACTIVITY_CYCLE, type ActivityLedger, devnetDnsRoots } from '../../src/devnet/activity/index.ts';
+import { classifyMcBlock, expandSupported, isShown } from '../../src/index/actions/index.ts';
 import { createContractsEnv } from '../../src/index/contracts/index.ts';
 import { rederive } from '../../src/index/contracts/rederive.ts';
 import { createLiteSource, indexMcBlock } from '../../src/index/index.ts';
+import { assembleTraces } from '../../src/index/traces/index.ts';
 import { createLitePool, type LitePool, loadGlobalConfig } from '../../src/lite/index.ts';
 import { validateV3 } from '../api/openapi-validator.ts';
 import { type Kind, setupDatabase, type TestDatabase } from '../db/setup-database.ts';
@@ -55,6 +57,10 @@ async function indexInto(kind: Kind, decoders: boolean, order: 'up' | 'down' = '
   } finally {
     await contracts?.close();
   }
+  // Then what the workers do after each block: trace assembly (in masterchain order whatever the indexing order)
+  // and classification of the traces each block finished.
+  await assembleTraces(t.db);
+  for (let n = 1; n <= head; n++) await classifyMcBlock(n, { db: t.db });
   return t;
 }
 
@@ -386,5 +392,253 @@ describe('contract endpoints over the devnet index', () => {
     const book = (await get('/addressBook', { address: w.address! })) as Record<string, { interfaces: string[] }>;
     expect(book[w.address!]!.interfaces).toContain('jetton_wallet');
     await get('/metadata', { address: w.jetton! });
+  });
+});
+
+// --- actions -----------------------------------------------------------------------------------------
+
+interface ActionRow {
+  trace_id: string;
+  action_id: string;
+  type: string;
+  success: boolean;
+  tx_hashes: string[];
+  details: Record<string, unknown>;
+  ancestor_type: string[];
+  parent_action_id: string | null;
+}
+
+async function actionsOf(type: string): Promise<ActionRow[]> {
+  return rows<ActionRow>(
+    `SELECT trace_id, action_id, type, success, tx_hashes::text[] AS tx_hashes, details, ancestor_type::text[] AS ancestor_type,
+            parent_action_id FROM actions WHERE type = $1`,
+    [type],
+  );
+}
+
+const TRACE_TABLES = ['traces', 'actions', 'action_accounts'].map((table) => ({ table, exclude: [] as string[] }));
+
+describe('traces and actions of the activity', () => {
+  it('every trace is complete and classified; no trace is broken', async () => {
+    const states = await rows<{ state: string; classification_state: string; n: number }>(
+      'SELECT state, classification_state, count(*)::int AS n FROM traces GROUP BY 1, 2 ORDER BY 1, 2',
+    );
+    expect(states.find((r) => r.state === 'broken')).toBeUndefined();
+    // A trace still pending at the head has a message no indexed transaction received yet.
+    const pending = await rows<{ trace_id: string; unreceived: number }>(
+      `SELECT t.trace_id, count(m.msg_hash)::int AS unreceived FROM traces t
+         JOIN messages m ON m.trace_id = t.trace_id AND m.direction = 'out' AND m.destination IS NOT NULL
+        WHERE t.state = 'pending'
+          AND NOT EXISTS (SELECT 1 FROM messages r WHERE r.msg_hash = m.msg_hash AND r.direction = 'in')
+        GROUP BY 1`,
+    );
+    const pendingTotal = states.filter((r) => r.state === 'pending').reduce((a, r) => a + r.n, 0);
+    expect(pending.length).toBe(pendingTotal);
+    const complete = states.filter((r) => r.state === 'complete');
+    expect(complete.map((r) => r.classification_state)).toEqual(['ok']);
+    expect(complete[0]!.n).toBeGreaterThan(20);
+    const untraced = await rows<{ n: number }>('SELECT count(*)::int AS n FROM transactions WHERE trace_id IS NULL');
+    expect(untraced[0]!.n).toBe(0);
+  });
+
+  it('PostgreSQL, PGlite and blocks indexed newest first give the same traces and actions', async () => {
+    const a = await checksums(dbs.get('pglite')!.db, TRACE_TABLES);
+    expect(a.actions!.rows).toBeGreaterThan(50);
+    expect(await checksums(dbs.get('postgres')!.db, TRACE_TABLES)).toEqual(a);
+    expect(await checksums(dbs.get('reversed')!.db, TRACE_TABLES)).toEqual(a);
+  });
+
+  it('each TON transfer, bounce and failed call of the activity is its action', async () => {
+    const transfers = await actionsOf('ton_transfer');
+    for (const t of ledger.transfers) {
+      const found = transfers.filter(
+        (a) =>
+          a.details.source === raw(t.from) &&
+          a.details.destination === raw(t.to) &&
+          a.details.value === t.value.toString(),
+      );
+      expect(found.length, `transfer of step ${t.step}`).toBeGreaterThanOrEqual(1);
+      expect(found.some((a) => a.success && (t.comment === '' || a.details.comment === t.comment))).toBe(true);
+    }
+    expect(ledger.bounces.length).toBeGreaterThan(0);
+    for (const b of ledger.bounces) {
+      const failed = transfers.filter(
+        (a) => a.details.source === raw(b.from) && a.details.destination === raw(b.to) && !a.success,
+      );
+      expect(failed.length, `bounce of step ${b.step}`).toBeGreaterThanOrEqual(1);
+      // The bounce came back to the sender inside the same action.
+      expect(failed[0]!.tx_hashes.length).toBe(3);
+    }
+    const calls = await actionsOf('call_contract');
+    for (const f of ledger.failedComputes) {
+      expect(
+        calls.some((a) => a.details.source === raw(f.from) && a.details.destination === raw(f.to) && !a.success),
+        `failed compute of step ${f.step}`,
+      ).toBe(true);
+    }
+  });
+
+  it('each jetton transfer, burn and mint row is one action with its details', async () => {
+    const byTx = new Map<string, ActionRow[]>();
+    for (const type of ['jetton_transfer', 'jetton_burn', 'jetton_mint']) {
+      for (const a of await actionsOf(type)) {
+        for (const h of a.tx_hashes) byTx.set(h, [...(byTx.get(h) ?? []), a]);
+      }
+    }
+    const find = (tx: string, type: string) => (byTx.get(tx) ?? []).filter((a) => a.type === type);
+    const transfers = await rows<Record<string, string | boolean>>(
+      `SELECT tx_hash, source, destination, amount::text, jetton_wallet_address, jetton_master_address, query_id::text,
+              tx_aborted FROM jetton_transfers`,
+    );
+    expect(transfers.length).toBeGreaterThan(2);
+    // A transfer its wallet refused (aborted: no internal_transfer) is a failed contract call, as toncenter has it.
+    const calls = await actionsOf('call_contract');
+    for (const r of transfers.filter((x) => x.tx_aborted === true)) {
+      const call = calls.find((a) => a.tx_hashes.includes(String(r.tx_hash)));
+      expect(call?.details, String(r.tx_hash)).toMatchObject({
+        opcode: '0x0f8a7ea5',
+        destination: r.jetton_wallet_address,
+      });
+      expect(call!.success).toBe(false);
+    }
+    for (const r of transfers.filter((x) => x.tx_aborted !== true)) {
+      const [a, ...more] = find(String(r.tx_hash), 'jetton_transfer');
+      const context = async () =>
+        JSON.stringify({
+          row: r,
+          actions: await rows('SELECT type, details, tx_hashes::text[] FROM actions WHERE $1 = ANY(tx_hashes)', [
+            r.tx_hash,
+          ]),
+        });
+      expect(more, String(r.tx_hash)).toEqual([]);
+      expect(a, a ? '' : await context()).toBeDefined();
+      expect(a!.details).toMatchObject({
+        sender: r.source,
+        receiver: r.destination,
+        amount: r.amount,
+        sender_jetton_wallet: r.jetton_wallet_address,
+        asset: r.jetton_master_address,
+        query_id: r.query_id,
+      });
+      expect(a!.success).toBe(true);
+    }
+    const burns = await rows<Record<string, string>>(
+      'SELECT tx_hash, owner, amount::text, jetton_wallet_address, jetton_master_address FROM jetton_burns',
+    );
+    expect(burns.length).toBeGreaterThan(0);
+    for (const r of burns) {
+      const [a] = find(r.tx_hash!, 'jetton_burn');
+      expect(a?.details, r.tx_hash).toMatchObject({
+        owner: r.owner,
+        owner_jetton_wallet: r.jetton_wallet_address,
+        asset: r.jetton_master_address,
+        amount: r.amount,
+      });
+    }
+    const mints = await rows<Record<string, string>>(
+      'SELECT tx_hash, destination, amount::text, jetton_wallet_address, jetton_master_address FROM jetton_mints',
+    );
+    expect(mints.length).toBeGreaterThan(0);
+    for (const r of mints) {
+      const [a] = find(r.tx_hash!, 'jetton_mint');
+      expect(a?.details, r.tx_hash).toMatchObject({
+        receiver: r.destination,
+        receiver_jetton_wallet: r.jetton_wallet_address,
+        asset: r.jetton_master_address,
+        amount: r.amount,
+      });
+    }
+  });
+
+  it('each NFT transfer row is an nft_transfer; each minted item an nft_mint', async () => {
+    const actions = await actionsOf('nft_transfer');
+    const transfers = await rows<Record<string, string>>(
+      'SELECT tx_hash, nft_item_address, nft_collection_address, old_owner, new_owner, nft_item_index::text FROM nft_transfers',
+    );
+    expect(transfers.length).toBeGreaterThan(1);
+    for (const r of transfers) {
+      const a = actions.find((x) => x.tx_hashes.includes(r.tx_hash!));
+      expect(a?.details, r.tx_hash).toMatchObject({
+        nft_item: r.nft_item_address,
+        nft_collection: r.nft_collection_address,
+        new_owner: r.new_owner,
+        nft_item_index: r.nft_item_index,
+      });
+    }
+    const mints = await actionsOf('nft_mint');
+    for (const c of [...ledger.collections, ...ledger.standard.nftCollections]) {
+      for (const item of c.items) {
+        expect(
+          mints.some((m) => m.details.nft_item === raw(item.address) && m.details.nft_collection === raw(c.address)),
+          `mint of item ${item.index} of ${raw(c.address)}`,
+        ).toBe(true);
+      }
+    }
+  });
+
+  it('multisig orders: create, approve and execute, with v1 clients seeing the payment instead', async () => {
+    const creates = await actionsOf('multisig_create_order');
+    const approves = await actionsOf('multisig_approve');
+    const executes = await actionsOf('multisig_execute');
+    const orders = ledger.multisigs.flatMap((m) => m.orders.map((o) => ({ m, o })));
+    expect(orders.length).toBeGreaterThan(0);
+    for (const { m, o } of orders) {
+      const create = creates.find((a) => a.details.destination_order === raw(o.address));
+      expect(create?.details, `order ${o.seqno}`).toMatchObject({
+        destination: raw(m.address),
+        order_seqno: o.seqno.toString(),
+      });
+      // The proposer's approval is in its proposal; every later approval is an action.
+      const later = approves.filter((a) => a.details.destination === raw(o.address));
+      expect(later.length, `approvals of order ${o.seqno}`).toBe(o.approvals.length - 1);
+      const exec = executes.filter(
+        (a) => a.details.destination === raw(m.address) && a.details.order_seqno === o.seqno.toString(),
+      );
+      expect(exec.length, `execution of order ${o.seqno}`).toBe(o.executed ? 1 : 0);
+      if (!o.executed) continue;
+      // The payment is the composite's child: shown to v1 clients only.
+      const children = await rows<ActionRow>(
+        'SELECT type, details, ancestor_type::text[] AS ancestor_type FROM actions WHERE parent_action_id = $1',
+        [exec[0]!.action_id],
+      );
+      const pay = children.find((c) => c.type === 'ton_transfer');
+      expect(pay?.details).toMatchObject({ destination: raw(o.payment.receiver), value: o.payment.value.toString() });
+      const v1 = expandSupported(['v1']);
+      const latest = expandSupported(undefined);
+      expect(isShown('multisig_execute', [], v1)).toBe(false);
+      expect(isShown(pay!.type, pay!.ancestor_type, v1)).toBe(true);
+      expect(isShown('multisig_execute', [], latest)).toBe(true);
+      expect(isShown(pay!.type, pay!.ancestor_type, latest)).toBe(false);
+    }
+  });
+
+  it('vesting sends and whitelist additions, DNS record changes', async () => {
+    const sends = await actionsOf('vesting_send_message');
+    const adds = await actionsOf('vesting_add_whitelist');
+    for (const v of ledger.standard.vestings) {
+      for (const s of v.sends.filter((x) => x.path === 'internal')) {
+        expect(
+          sends.some(
+            (a) =>
+              a.details.vesting === raw(v.address) &&
+              a.details.destination === raw(s.to) &&
+              a.details.amount === s.value.toString(),
+          ),
+          `vesting send of step ${s.step}`,
+        ).toBe(true);
+      }
+      // Every entry is an add_whitelist (the deploy step sends one right after the deposit).
+      const added = adds
+        .filter((a) => a.details.vesting === raw(v.address))
+        .flatMap((a) => a.details.accounts_added as string[]);
+      expect(added.sort()).toEqual(v.whitelist.map(raw).sort());
+    }
+    const changes = [...(await actionsOf('change_dns')), ...(await actionsOf('delete_dns'))];
+    expect(ledger.dns.domains.length).toBeGreaterThan(0);
+    for (const d of ledger.dns.domains) {
+      const mine = changes.filter((a) => a.details.asset === raw(d.item));
+      expect(mine.length, d.domain).toBeGreaterThan(0);
+      for (const a of mine) expect(a.details.nft_collection).toBe(raw(ledger.dns.collection));
+    }
   });
 });
