@@ -9,8 +9,10 @@ import { type AccessProfile, createAccessControl, policyFor } from '../http/acce
 import { type ApiKeyStore, createApiKeyStore } from '../http/api-keys.ts';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from '../http/rate-limit.ts';
 import { createHttpServer, type HealthReport } from '../http/server.ts';
-import type { V2Lite } from './v2/context.ts';
-import { v2Plugin } from './v2/plugin.ts';
+import { createPendingTraces, type PendingTraces, type PendingTracesOptions } from './pending/index.ts';
+import { createV2Cache } from './v2/cache.ts';
+import type { ExternalMessageHook, V2Lite } from './v2/context.ts';
+import { type V2Context, v2Plugin } from './v2/plugin.ts';
 import { V3_DEFAULTS } from './v3/context.ts';
 import { v3Plugin } from './v3/plugin.ts';
 
@@ -38,11 +40,20 @@ export interface ApiServerOptions {
   bodyLimit?: number;
   /** Clock of the rate-limit windows and the API-key cache (tests inject one; default Date.now). */
   now?: () => number;
+  /** Called after every message a client sent through us was accepted (v2 sendBoc*, v3 /message). */
+  onExternalMessage?: ExternalMessageHook;
+  /**
+   * Pending traces: with a database and a pool, every message sent through us is emulated into pending_traces
+   * (on by default; false turns it off).
+   */
+  pending?: false | Omit<PendingTracesOptions, 'db' | 'v2' | 'logger'>;
 }
 
 export interface ApiServer {
   app: FastifyInstance;
   keys?: ApiKeyStore;
+  /** The pending-trace emulation, when on. */
+  pending?: PendingTraces;
   metrics: Registry;
   close(): Promise<void>;
 }
@@ -65,17 +76,33 @@ export async function buildApiServer(opts: ApiServerOptions): Promise<ApiServer>
   }
   const keys = opts.db ? createApiKeyStore(opts.db, { now: opts.now }) : undefined;
   const apis = [];
-  if (opts.lite) {
-    apis.push({
-      prefix: '/api/v2',
-      plugin: v2Plugin({
+  let pending: PendingTraces | undefined;
+  const userHook = opts.onExternalMessage;
+  const wantPending = opts.db !== undefined && opts.lite !== undefined && opts.pending !== false;
+  const onExternalMessage: ExternalMessageHook | undefined = wantPending
+    ? (m) => {
+        pending?.submit(m);
+        // Passed on as returned: the send path reports a hook's rejected promise.
+        return userHook?.(m);
+      }
+    : userHook;
+  // One v2 context (pool, response cache, send hook) for /api/v2 and for v3's v2-style methods, which call the
+  // same functions.
+  const v2: V2Context | undefined = opts.lite
+    ? {
         lite: opts.lite,
         access: createAccessControl({ api: 'v2', policy: policyFor(profile, 'v2'), keys, limiter }),
         testnet: opts.testnet ?? false,
         version: V2_API_VERSION,
-      }),
-    });
+        cache: createV2Cache(),
+        onExternalMessage,
+        logger,
+      }
+    : undefined;
+  if (wantPending && opts.db && v2) {
+    pending = createPendingTraces({ ...(opts.pending || {}), db: opts.db, v2, logger });
   }
+  if (v2) apis.push({ prefix: '/api/v2', plugin: v2Plugin(v2) });
   if (opts.db) {
     apis.push({
       prefix: '/api/v3',
@@ -92,6 +119,7 @@ export async function buildApiServer(opts: ApiServerOptions): Promise<ApiServer>
         defaultLimit: opts.defaultLimit ?? V3_DEFAULTS.defaultLimit,
         queryTimeoutMs: opts.queryTimeoutMs ?? V3_DEFAULTS.queryTimeoutMs,
         version: V3_API_VERSION,
+        v2,
       }),
     });
   }
@@ -116,9 +144,11 @@ export async function buildApiServer(opts: ApiServerOptions): Promise<ApiServer>
   return {
     app,
     keys,
+    pending,
     metrics,
     async close() {
       await app.close();
+      await pending?.close();
       await limiter.close();
     },
   };

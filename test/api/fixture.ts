@@ -8,7 +8,9 @@ import { type ApiServer, type ApiServerOptions, buildApiServer } from '../../src
 import { migrate } from '../../src/db/index.ts';
 import type { ActivityLedger } from '../../src/devnet/activity/index.ts';
 import type { DevnetInfo, DevnetNode } from '../../src/devnet/node/index.ts';
+import { classifyMcBlock } from '../../src/index/actions/index.ts';
 import { createLiteSource, indexMcBlock } from '../../src/index/index.ts';
+import { assembleTraces } from '../../src/index/traces/index.ts';
 import { createLitePool, type LitePool, loadGlobalConfig } from '../../src/lite/index.ts';
 import { type Kind, setupDatabase, type TestDatabase } from '../db/setup-database.ts';
 import { startDevnetChain } from '../support/devnet-chain.ts';
@@ -74,7 +76,12 @@ export async function startApiFixture(opts: FixtureOptions): Promise<ApiFixture>
     await migrate(db.db);
     const source = createLiteSource(pool);
     indexedThrough = (await pool.getMasterchainInfo()).last.seqno;
-    for (let n = 1; n <= indexedThrough; n++) await indexMcBlock(n, { source, db: db.db });
+    // As the index worker does: each block, then trace assembly and the classification of finished traces.
+    for (let n = 1; n <= indexedThrough; n++) {
+      await indexMcBlock(n, { source, db: db.db });
+      await assembleTraces(db.db);
+      await classifyMcBlock(n, { db: db.db });
+    }
   }
   const server = await buildApiServer({ ...opts.server, db: db?.db, lite: pool });
   await server.app.listen({ port: 0, host: '127.0.0.1' });

@@ -192,6 +192,28 @@ export const SPEC_FIXES: Array<{ schema: string; property: string; replace: Json
     replace: { anyOf: [{ $ref: '#/definitions/NFTCollection' }, { type: 'null' }] },
     why: 'v3-api.md §3.5: the item LEFT JOINs its collection (Go *NFTCollection without omitempty): null when none',
   },
+  // v2-style methods (v3-api.md §3.11).
+  ...['code', 'data', 'frozen_hash'].map((property) => ({
+    schema: 'V2AddressInformation',
+    property,
+    replace: { type: ['string', 'null'] },
+    why:
+      'v3-api.md §3.11: "code":"<boc>|null", "data":"<boc>|null", "frozen_hash":null (Go *string without omitempty: ' +
+      'an account without code or data, every account that is not frozen)',
+  })),
+  // Traces and actions (v3-api.md §3.3, §4.8-4.9).
+  {
+    schema: 'Action',
+    property: 'finality',
+    replace: { type: 'string', enum: ['pending', 'confirmed', 'finalized'] },
+    why: 'v3-api.md §2.6 and §11.2: finality is a string on the wire (swagger: integer 0/1/2)',
+  },
+  {
+    schema: 'Trace',
+    property: 'external_hash',
+    replace: { type: ['string', 'null'] },
+    why: 'v3-api.md §6.1: a trace rooted at a transaction without inbound message (tick-tock) has none (Go *HashType without omitempty)',
+  },
   {
     schema: 'JettonWalletMintlessInfo',
     property: 'custom_payload_api_uri',

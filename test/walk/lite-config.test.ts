@@ -5,9 +5,9 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { librariesFrom } from '../../src/cli/indexer-setup.ts';
 import { createDatabase, migrate } from '../../src/db/index.ts';
 import type { DevnetInfo, DevnetNode } from '../../src/devnet/node/index.ts';
-import { librariesFrom } from '../../src/cli/indexer-setup.ts';
 import { createContractsEnv } from '../../src/index/contracts/index.ts';
 import { createLiteSource } from '../../src/index/index.ts';
 import { createLitePool, loadGlobalConfig } from '../../src/lite/index.ts';

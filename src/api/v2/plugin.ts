@@ -3,7 +3,7 @@
 // Envelope {ok, result, @extra} and errors {ok:false, error, code, @extra} with HTTP status = code.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { isTongateError } from '../../common/index.ts';
-import { HttpError, mapError } from '../../http/errors.ts';
+import { type ErrorMapping, HttpError, mapError } from '../../http/errors.ts';
 import { createV2Cache, type V2Cache } from './cache.ts';
 import type { V2Options } from './context.ts';
 import { v2Methods } from './methods/index.ts';
@@ -59,16 +59,22 @@ declare module 'fastify' {
   }
 }
 
+/** Status and message of an error as v2 answers it (v3's legacy methods pass them on the same way). */
+export function describeV2Error(err: unknown): ErrorMapping {
+  const m = mapError(err, v2Status);
+  return { ...m, message: liteErrorText(err) ?? m.message };
+}
+
 function errorBody(
   req: FastifyRequest,
   err: unknown,
 ): { status: number; body: Record<string, unknown>; headers: Record<string, string> } {
-  const m = mapError(err, v2Status);
+  const m = describeV2Error(err);
   if (m.internal) req.log.error({ err, url: req.url.split('?')[0] }, 'Failed request');
   return {
     status: m.status,
     headers: m.headers,
-    body: { ok: false, error: liteErrorText(err) ?? m.message, code: m.status, '@extra': extra(req) },
+    body: { ok: false, error: m.message, code: m.status, '@extra': extra(req) },
   };
 }
 

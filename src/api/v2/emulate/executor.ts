@@ -46,7 +46,13 @@ export interface TransactionCall {
 }
 
 export type TransactionOutcome =
-  | { accepted: true; transaction: Cell; actions: Cell | null }
+  | {
+      accepted: true;
+      transaction: Cell;
+      actions: Cell | null;
+      /** ShardAccount after the transaction (the state the next message to the account runs on). */
+      shardAccount: Cell;
+    }
   | { accepted: false; error: string; exitCode: number | null };
 
 let executor: Promise<Executor> | null = null;
@@ -150,6 +156,7 @@ export function runTransaction(call: TransactionCall): Promise<TransactionOutcom
       accepted: true,
       transaction: Cell.fromBase64(r.transaction),
       actions: r.actions === null ? null : Cell.fromBase64(r.actions),
+      shardAccount: Cell.fromBase64(r.shardAccount),
     };
   });
 }

@@ -50,7 +50,11 @@ function depthOf(items: readonly TupleItem[], depth = 0): number {
   return max;
 }
 
-async function run(p: V2Params, ctx: V2Context, parse: (json: unknown) => TupleItem[]) {
+/**
+ * A get-method call from its parameters (address, method, stack read by `parse`, optional seqno): the account read,
+ * the VM run. Shared by both v2 methods and v3's runGetMethod (which reads its own stack form).
+ */
+export async function runGetMethodWith(p: V2Params, ctx: V2Context, parse: (json: unknown) => TupleItem[]) {
   const { address } = addressParam(p);
   const method = methodParam(p);
   const stack = stackParam(p, parse);
@@ -68,7 +72,7 @@ export const runMethods: V2Method[] = [
     name: 'runGetMethod',
     verbs: 'post',
     async run(p, ctx) {
-      const { account, res } = await run(p, ctx, parseV2LegacyStack);
+      const { account, res } = await runGetMethodWith(p, ctx, parseV2LegacyStack);
       return {
         '@type': 'smc.runResult',
         gas_used: res.gasUsed,
@@ -83,7 +87,7 @@ export const runMethods: V2Method[] = [
     name: 'runGetMethodStd',
     verbs: 'post',
     async run(p, ctx) {
-      const { res } = await run(p, ctx, parseV2StdStack);
+      const { res } = await runGetMethodWith(p, ctx, parseV2StdStack);
       return {
         '@type': 'smc.runResult',
         gas_used: res.gasUsed,

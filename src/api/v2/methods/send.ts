@@ -5,7 +5,8 @@
 import type { Cell } from '@ton/core';
 import { HttpError } from '../../../http/errors.ts';
 import { messageFromCell, normalizedMessageHash, parseBoc } from '../../../ton/index.ts';
-import { estimateFees } from '../emulate/fees.ts';
+import type { ExternalMessage } from '../context.ts';
+import { estimateFees, type QueryFeesV2 } from '../emulate/fees.ts';
 import type { V2Params } from '../params.ts';
 import type { V2Context } from '../plugin.ts';
 import { accountAt, addressParam } from './accounts.ts';
@@ -35,12 +36,6 @@ function bocRoot(bytes: Buffer, what: string): Cell {
   if (roots.length !== 1)
     throw new HttpError(400, `INVALID_BAG_OF_CELLS: ${what} (expected one root, got ${roots.length})`);
   return roots[0]!;
-}
-
-interface ExternalMessage {
-  boc: Buffer;
-  hash: Buffer;
-  hashNorm: Buffer;
 }
 
 /** The `boc` of a send call: one ext_in message (get_ext_in_msg_hash_norm's checks, as 400s). */
@@ -94,12 +89,54 @@ async function broadcast(ctx: V2Context, boc: Buffer): Promise<void> {
   }
 }
 
+/** Tells the deployment's hook about an accepted message; a failing hook is logged, the send stands. */
+function announce(ctx: V2Context, m: ExternalMessage): void {
+  const hook = ctx.onExternalMessage;
+  if (!hook) return;
+  const report = (err: unknown) =>
+    ctx.logger?.warn({ err, hash: m.hash.toString('base64') }, 'onExternalMessage hook failed; the message was sent');
+  try {
+    // The hook type returns void, but an async function fits it too: its rejection must not go unhandled.
+    const r: unknown = hook(m);
+    if (r instanceof Promise) r.catch(report);
+  } catch (err) {
+    report(err);
+  }
+}
+
+/**
+ * The `boc` parameter sent to the network (sendBoc, sendBocReturnHash, v3 /message): one ext_in message, broadcast,
+ * then announced to the onExternalMessage hook.
+ */
+export async function sendExternalMessage(p: V2Params, ctx: V2Context): Promise<ExternalMessage> {
+  const m = externalParam(p);
+  await broadcast(ctx, m.boc);
+  announce(ctx, m);
+  return m;
+}
+
+/** estimateFee's parameters (address, body, init_code, init_data, ignore_chksig) to tonlib's query.fees. */
+export async function estimateFeeOf(p: V2Params, ctx: V2Context): Promise<QueryFeesV2> {
+  const { address } = addressParam(p);
+  const body = bocRoot(bytesParam(p, 'body'), 'body');
+  const initCode = bytesParam(p, 'init_code');
+  // As tonlib: init_data is read only when init_code is given, and must then be a BoC too.
+  const init =
+    initCode.length > 0
+      ? { code: bocRoot(initCode, 'init_code'), data: bocRoot(bytesParam(p, 'init_data'), 'init_data') }
+      : null;
+  const ignoreChksig = p.optBool('ignore_chksig') ?? true;
+  // Fees are estimated on the newest state, as tonlib's raw.createQuery reads it (no seqno parameter).
+  const account = await accountAt(ctx, p, address, undefined);
+  return estimateFees(ctx, account, body, init, ignoreChksig);
+}
+
 export const sendMethods: V2Method[] = [
   {
     name: 'sendBoc',
     verbs: 'post',
     async run(p, ctx) {
-      await broadcast(ctx, externalParam(p).boc);
+      await sendExternalMessage(p, ctx);
       return { '@type': 'ok' };
     },
   },
@@ -107,8 +144,7 @@ export const sendMethods: V2Method[] = [
     name: 'sendBocReturnHash',
     verbs: 'post',
     async run(p, ctx) {
-      const m = externalParam(p);
-      await broadcast(ctx, m.boc);
+      const m = await sendExternalMessage(p, ctx);
       return {
         '@type': 'raw.extMessageInfo',
         hash: m.hash.toString('base64'),
@@ -119,19 +155,6 @@ export const sendMethods: V2Method[] = [
   {
     name: 'estimateFee',
     verbs: 'post',
-    async run(p, ctx) {
-      const { address } = addressParam(p);
-      const body = bocRoot(bytesParam(p, 'body'), 'body');
-      const initCode = bytesParam(p, 'init_code');
-      // As tonlib: init_data is read only when init_code is given, and must then be a BoC too.
-      const init =
-        initCode.length > 0
-          ? { code: bocRoot(initCode, 'init_code'), data: bocRoot(bytesParam(p, 'init_data'), 'init_data') }
-          : null;
-      const ignoreChksig = p.optBool('ignore_chksig') ?? true;
-      // Fees are estimated on the newest state, as tonlib's raw.createQuery reads it (no seqno parameter).
-      const account = await accountAt(ctx, p, address, undefined);
-      return estimateFees(ctx, account, body, init, ignoreChksig);
-    },
+    run: (p, ctx) => estimateFeeOf(p, ctx),
   },
 ];

@@ -15,7 +15,15 @@ const COMMON_ERRORS: Record<number, string> = {
   429: 'Over the request rate of the key (or of keyless callers)',
   500: 'Internal error or statement timeout ("timeout: context deadline exceeded")',
 };
-const OTHER_ERRORS: Record<number, string> = { 404: 'Nothing found' };
+const OTHER_ERRORS: Record<number, string> = {
+  400: 'Not a valid BoC or message',
+  404: 'Nothing found',
+  409: 'Not a wallet',
+  501: 'Not available here (no liteserver pool; a get-method result with no JSON form)',
+  504: 'The liteserver did not answer in time',
+  533: 'Get-method result nested too deep',
+  542: 'No liteserver available',
+};
 
 function operation(route: RouteDoc, prefix: string): Record<string, unknown> {
   const responses: Record<string, unknown> = {
@@ -41,6 +49,7 @@ function operation(route: RouteDoc, prefix: string): Record<string, unknown> {
       ...(p.schema.type === 'array' ? { style: 'form', explode: true } : {}),
       schema: p.schema,
     })),
+    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
     responses,
   };
 }

@@ -77,6 +77,9 @@ export function renderDocsPage(doc: OpenApiDocument, documentUrl: string): strin
         { description: string; content?: Record<string, { schema: Schema }> }
       >;
       const ok = responses['200']?.content?.['application/json']?.schema;
+      const body = (op.requestBody as { content: Record<string, { schema: Schema }> } | undefined)?.content[
+        'application/json'
+      ]?.schema;
       const errors = Object.entries(responses)
         .filter(([status]) => status !== '200')
         .map(([status, r]) => `<li><code>${esc(status)}</code> ${esc(r.description)}</li>`)
@@ -84,7 +87,8 @@ export function renderDocsPage(doc: OpenApiDocument, documentUrl: string): strin
       return `<section id="${anchor(method, path)}">
 <h2><span class="m">${esc(method.toUpperCase())}</span> ${esc(path)}</h2>
 <p><b>${esc(op.summary)}</b>. ${esc(op.description)}</p>
-${params.length ? `<h4>Parameters</h4><table><tr><th>name</th><th>in</th><th>type</th><th>meaning</th></tr>${paramRows}</table>` : '<p>No parameters.</p>'}
+${params.length ? `<h4>Parameters</h4><table><tr><th>name</th><th>in</th><th>type</th><th>meaning</th></tr>${paramRows}</table>` : body ? '' : '<p>No parameters.</p>'}
+${body ? `<h4>Request body (JSON)</h4><p>${typeHtml(body)}</p>` : ''}
 <h4>Response 200</h4><p>${typeHtml(ok)}</p>
 <h4>Errors</h4><p>Body <code>{"error": "…"}</code>:</p><ul>${errors}</ul>
 </section>`;

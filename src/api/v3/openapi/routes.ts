@@ -1,6 +1,9 @@
 // The route table of our /api/v3: one entry per endpoint with its parameters and response, the source of
 // /api/v3/openapi.json and of the docs page. A test checks that it matches the routes the server registers,
 // both ways, so an endpoint cannot ship undocumented.
+import { DECODE_ROUTES, DECODE_TAG } from './routes-decode.ts';
+import { LEGACY_ROUTES, LEGACY_TAG } from './routes-legacy.ts';
+import { TRACES_ROUTES, TRACES_TAG } from './routes-traces.ts';
 import { type Schema, schemaRef } from './schemas.ts';
 
 export interface ParamDoc {
@@ -19,6 +22,8 @@ export interface RouteDoc {
   summary: string;
   description: string;
   params: ParamDoc[];
+  /** The JSON request body of a POST. */
+  body?: Schema;
   /** The 200 response body. */
   response: Schema;
   /** Error statuses this endpoint can answer besides the common ones (401, 422, 429, 500). */
@@ -34,6 +39,9 @@ export const TAGS = [
   { name: 'Multisig', description: 'Multisig v2 wallets and their orders.' },
   { name: 'Vesting', description: 'Vesting wallets (ton-blockchain/vesting-contract).' },
   { name: 'Stats', description: 'Aggregates over the index.' },
+  TRACES_TAG,
+  LEGACY_TAG,
+  DECODE_TAG,
   { name: 'Docs', description: 'This document.' },
 ];
 
@@ -538,6 +546,9 @@ export const ROUTES: RouteDoc[] = [
     ],
     response: schemaRef('VestingContractsResponse'),
   },
+  ...TRACES_ROUTES,
+  ...LEGACY_ROUTES,
+  ...DECODE_ROUTES,
   {
     method: 'get',
     path: '/openapi.json',

@@ -3,7 +3,9 @@
 // hashes standard base64, addresses raw upper-case, a field that may be absent is not in `required`, a field
 // that may be null is `nullable`.
 import { CONTRACT_SCHEMAS } from './schemas-contracts.ts';
+import { LEGACY_SCHEMAS } from './schemas-legacy.ts';
 import { TOKEN_SCHEMAS } from './schemas-tokens.ts';
+import { TRACE_SCHEMAS } from './schemas-traces.ts';
 
 export type Schema = Record<string, unknown>;
 
@@ -93,7 +95,7 @@ const message = obj(
     source: nullable(str(`${ADDRESS}; null for an external-in message`)),
     destination: nullable(str(`${ADDRESS}; null for an external-out message (log)`)),
     value: nullable(str(`${COINS}; null for external messages`)),
-    value_extra_currencies: currencies('extra currencies carried'),
+    value_extra_currencies: nullable(currencies('extra currencies carried; null for external messages')),
     fwd_fee: nullable(str(`forwarding fee, ${COINS}`)),
     ihr_fee: nullable(str(`IHR fee, ${COINS}`)),
     extra_flags: nullable(str('extra flags of the message, decimal string')),
@@ -407,6 +409,8 @@ export const SCHEMAS: Record<string, Schema> = {
   AccountBalance: obj({ account: str(ADDRESS), balance: str(COINS) }),
   ...TOKEN_SCHEMAS,
   ...CONTRACT_SCHEMAS,
+  ...LEGACY_SCHEMAS,
+  ...TRACE_SCHEMAS,
 };
 
 export { ref as schemaRef };
