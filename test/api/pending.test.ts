@@ -50,6 +50,7 @@ import {
 import { classifyMcBlock } from '../../src/index/actions/index.ts';
 import { createLiteSource, indexMcBlock } from '../../src/index/index.ts';
 import { assembleTraces } from '../../src/index/traces/index.ts';
+import { normalizedHash } from '../support/wallet-messages.ts';
 import { type ApiFixture, type JsonBody, startApiFixture } from './fixture.ts';
 import { validateV3 } from './openapi-validator.ts';
 
@@ -92,20 +93,6 @@ function transfer(w: ActivityWallet, seqno: number, to: Address, value: bigint, 
     .store(storeMessage({ info: { type: 'external-in', dest: w.address, importFee: 0n }, body }))
     .endCell();
   return { message, hashNorm: normalizedHash(w.address, body) };
-}
-
-/** TEP-467's normalized hash, built here from what the test signed. */
-function normalizedHash(dest: Address, body: Cell): Buffer {
-  return beginCell()
-    .storeUint(2, 2)
-    .storeUint(0, 2)
-    .storeAddress(dest)
-    .storeCoins(0)
-    .storeBit(false)
-    .storeBit(true)
-    .storeRef(body)
-    .endCell()
-    .hash();
 }
 
 /** Indexes every published block not indexed yet, assembles traces and classifies what became final. */

@@ -24,6 +24,7 @@ import { type ActivityLedger, CORE_CYCLE, parseWalletsFile, startActivity } from
 import { JETTON_WALLET_CODE, jettonWalletAddress } from '../../src/devnet/contracts/index.ts';
 import { DEVNET_GLOBAL_ID } from '../../src/devnet/genesis/index.ts';
 import { loadBlockInfo, parseBoc, verifyBlockProof } from '../../src/ton/index.ts';
+import { normalizedHash, v4Transfer } from '../support/wallet-messages.ts';
 import { type ApiFixture, type JsonBody, startApiFixture } from './fixture.ts';
 
 const SEED = 'v2-accounts';
@@ -655,41 +656,6 @@ describe('runGetMethod', () => {
 async function seqnoOf(w: TestWallet): Promise<number> {
   const r = await liteRun(w.address, 'seqno', [], await headSeqno());
   return Number((r.stack[0] as { value: bigint }).value);
-}
-
-/** A signed v4 transfer body (what estimateFee takes) and its external message (what sendBoc takes). */
-function v4Transfer(
-  w: TestWallet,
-  seqno: number,
-  to: Address,
-  value: bigint,
-  comment: string,
-  secretKey = w.secretKey,
-) {
-  const body = (w.contract as WalletContractV4).createTransfer({
-    seqno,
-    secretKey,
-    sendMode: SendMode.PAY_GAS_SEPARATELY + SendMode.IGNORE_ERRORS,
-    messages: [internal({ to, value, bounce: false, body: comment })],
-  });
-  const message = beginCell()
-    .store(storeMessage({ info: { type: 'external-in', dest: w.address, importFee: 0n }, body }))
-    .endCell();
-  return { body, message };
-}
-
-/** TEP-467's normalised hash, built here from the message the test itself signed. */
-function normalizedHash(dest: Address, body: Cell): Buffer {
-  return beginCell()
-    .storeUint(2, 2)
-    .storeUint(0, 2)
-    .storeAddress(dest)
-    .storeCoins(0)
-    .storeBit(false)
-    .storeBit(true)
-    .storeRef(body)
-    .endCell()
-    .hash();
 }
 
 /** The wallet transaction whose inbound message has this hash, once it is on chain. */

@@ -13,8 +13,10 @@ import { Functions } from 'ton-lite-client/dist/schema.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiServer, buildApiServer } from '../../src/api/build.ts';
 import { migrate } from '../../src/db/index.ts';
-import { createLiteSource, indexMcBlock } from '../../src/index/index.ts';
+import { createLiteSource } from '../../src/index/index.ts';
 import { setupDatabase, type TestDatabase } from '../db/setup-database.ts';
+import { indexInOrder } from '../index/support.ts';
+import { normalizedHashOf } from '../support/wallet-messages.ts';
 import { type ApiFixture, type JsonBody, startApiFixture } from './fixture.ts';
 import { validateV3 } from './openapi-validator.ts';
 
@@ -182,21 +184,6 @@ function importFee(cell: Cell): bigint | null {
   return s.loadCoins();
 }
 
-/** TEP-467 normalized hash of an external-in message: src none, import_fee 0, no init, body by ref. */
-function normalizedHash(m: Message): string | null {
-  if (m.info.type !== 'external-in') return null;
-  const c = beginCell()
-    .storeUint(2, 2)
-    .storeUint(0, 2)
-    .storeAddress(m.info.dest)
-    .storeCoins(0)
-    .storeBit(false)
-    .storeBit(true)
-    .storeRef(m.body)
-    .endCell();
-  return b64(c.hash());
-}
-
 function chainMessage(cell: Cell): ChainMsg {
   const msg = loadMessage(cell.beginParse());
   const info = msg.info;
@@ -214,7 +201,7 @@ function chainMessage(cell: Cell): ChainMsg {
     bodyHash: b64(body.hash()),
     bodyCell: body,
     initHash: init ? b64(init.hash()) : null,
-    normHash: normalizedHash(msg),
+    normHash: normalizedHashOf(msg),
   };
 }
 
@@ -721,7 +708,10 @@ function expectTransaction(got: JsonBody, t: ChainTx) {
   );
   for (const m of got.out_msgs) expectMessage(m, chain.msgs.get(m.hash) as ChainMsg);
   expect([got.emulated, got.finality]).toEqual([false, 'finalized']);
-  expect(got.trace_id).toBeUndefined();
+  // The trace: the root the chain's own message links lead to (the fixture assembles traces as the workers do).
+  let root = t;
+  while (root.inMsg?.outTx) root = root.inMsg.outTx;
+  expect(got.trace_id).toBe(root.hash);
 }
 
 const msgLt = (m: ChainMsg) => (m.msg.info.type === 'external-in' ? -1n : m.msg.info.createdLt);
@@ -1153,7 +1143,7 @@ describe('PGlite answers as PostgreSQL does', () => {
     lite = await setupDatabase('pglite');
     await migrate(lite.db);
     const source = createLiteSource(f.pool);
-    for (let n = 1; n <= f.indexedThrough; n++) await indexMcBlock(n, { source, db: lite.db });
+    await indexInOrder(lite.db, source, 1, f.indexedThrough);
     server = await buildApiServer({ db: lite.db });
   }, 300_000);
   afterAll(async () => {

@@ -25,6 +25,7 @@ import type { ExternalMessage } from '../../src/api/v2/context.ts';
 import { parseWalletsFile } from '../../src/devnet/activity/index.ts';
 import { DEVNET_GLOBAL_ID } from '../../src/devnet/genesis/index.ts';
 import { createLiteSource, indexMcBlock } from '../../src/index/index.ts';
+import { normalizedHash, v4Transfer } from '../support/wallet-messages.ts';
 import { type ApiFixture, type JsonBody, startApiFixture } from './fixture.ts';
 import { validateAgainstDocument, validateV3 } from './openapi-validator.ts';
 
@@ -244,34 +245,6 @@ async function chainWallet(w: TestWallet, block: Awaited<ReturnType<typeof mcBlo
     walletId = Number(await getterInt(w.address, 'get_subwallet_id', block));
   }
   return { seqno, walletId };
-}
-
-/** A signed v4 transfer body (what estimateFee takes) and its external message (what /message takes). */
-function v4Transfer(w: TestWallet, seqno: number, to: Address, value: bigint, comment: string) {
-  const body = (w.contract as WalletContractV4).createTransfer({
-    seqno,
-    secretKey: w.secretKey,
-    sendMode: SendMode.PAY_GAS_SEPARATELY + SendMode.IGNORE_ERRORS,
-    messages: [internal({ to, value, bounce: false, body: comment })],
-  });
-  const message = beginCell()
-    .store(storeMessage({ info: { type: 'external-in', dest: w.address, importFee: 0n }, body }))
-    .endCell();
-  return { body, message };
-}
-
-/** TEP-467's normalised hash, built here from the message the test itself signed. */
-function normalizedHash(dest: Address, body: Cell): Buffer {
-  return beginCell()
-    .storeUint(2, 2)
-    .storeUint(0, 2)
-    .storeAddress(dest)
-    .storeCoins(0)
-    .storeBit(false)
-    .storeBit(true)
-    .storeRef(body)
-    .endCell()
-    .hash();
 }
 
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {

@@ -10,9 +10,10 @@
 // not in this stack) are rows built here from real indexed traces. Every 200 and every error body is validated
 // against the public v3 OpenAPI document and against our own.
 import { createHash } from 'node:crypto';
-import { Address, beginCell, Cell, Dictionary, loadMessage, type Message } from '@ton/core';
+import { Address, Cell, Dictionary, loadMessage } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classifyMcBlock } from '../../src/index/actions/index.ts';
+import { normalizedHashOf } from '../support/wallet-messages.ts';
 import { type ApiFixture, type JsonBody, startApiFixture } from './fixture.ts';
 import { validateAgainstDocument, validateV3 } from './openapi-validator.ts';
 
@@ -104,21 +105,6 @@ const sha256b64 = (...parts: Buffer[]) => {
   return h.digest('base64');
 };
 
-/** TEP-467: an external-in message with no source, import_fee 0, no StateInit and its body by reference. */
-function normalizedHash(m: Message): string | null {
-  if (m.info.type !== 'external-in') return null;
-  const c = beginCell()
-    .storeUint(2, 2)
-    .storeUint(0, 2)
-    .storeAddress(m.info.dest)
-    .storeCoins(0)
-    .storeBit(false)
-    .storeBit(true)
-    .storeRef(m.body)
-    .endCell();
-  return b64(c.hash());
-}
-
 const chainCache = new Map<string, ChainTx>();
 
 /** A transaction as the liteserver returns it, its messages read from the cells (block.tlb transaction$0111). */
@@ -141,7 +127,7 @@ async function chainTx(account: string, lt: string, hash: string): Promise<Chain
     inInternal: inMsg?.info.type === 'internal',
     inSource: inMsg?.info.type === 'internal' ? rawOf(inMsg.info.src) : null,
     inValue: inMsg?.info.type === 'internal' ? inMsg.info.value.coins : null,
-    inNorm: inMsg ? normalizedHash(inMsg) : null,
+    inNorm: inMsg ? normalizedHashOf(inMsg) : null,
     outInternal: [],
     outLogs: 0,
   };
