@@ -69,7 +69,10 @@ export function startIndexWorker(opts: IndexWorkerOptions): Processor {
     (job) => classifyMcBlock(job.data.mcSeqno, { db: deps.db, log: deps.log }),
     {
       concurrency: 1,
-      onCompleted: (_job, r) => onClassified?.(r),
+      onCompleted: (_job, r) => {
+        metrics?.classified(r);
+        onClassified?.(r);
+      },
       onFailed: (job, error, final) =>
         deps.log?.(final ? 'error' : 'warn', 'Classification failed', {
           mcSeqno: job.data.mcSeqno,

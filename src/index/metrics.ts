@@ -15,6 +15,8 @@ export interface IndexMetrics {
   failed(final: boolean): void;
   /** The newest head seen by a tail planner (saves a source round trip per scrape). */
   head(seqno: number): void;
+  /** A classify job of this process finished. */
+  classified(result: { traces: number; actions: number; failed: number }): void;
 }
 
 export function createIndexMetrics(
@@ -58,6 +60,33 @@ export function createIndexMetrics(
       if (h !== null && i !== null) this.set(Math.max(0, h - i));
     },
   });
+  if (opts.db) {
+    const db = opts.db;
+    new Gauge({
+      name: 'tongate_traces_assembled_mc_seqno',
+      help: 'Highest masterchain seqno the trace assembler has gone through (its watermark minus one)',
+      registers,
+      async collect() {
+        const r = await db.query<{ n: number }>('SELECT next_mc_seqno - 1 AS n FROM trace_assembly').catch(() => null);
+        const v = r?.rows[0];
+        if (v) this.set(Number(v.n));
+      },
+    });
+    new Gauge({
+      name: 'tongate_traces_unclassified',
+      help: 'Final traces (no message in flight) the classifier has not run over yet',
+      registers,
+      async collect() {
+        const r = await db
+          .query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM traces
+             WHERE classification_state = 'unclassified' AND state <> 'pending' AND pending_edges_ = 0`,
+          )
+          .catch(() => null);
+        if (r?.rows[0]) this.set(Number(r.rows[0].n));
+      },
+    });
+  }
   if (opts.queue) {
     const queue = opts.queue;
     new Gauge({
@@ -90,6 +119,11 @@ export function createIndexMetrics(
     labelNames: ['final'],
     registers,
   });
+  const classifyFailures = new Counter({
+    name: 'tongate_classify_failed_traces_total',
+    help: 'Traces this process could not classify (marked failed; the worker log says why)',
+    registers,
+  });
   const seconds = new Histogram({
     name: 'tongate_index_mc_block_seconds',
     help: 'Time to index one masterchain block with its shard blocks (fetch, decode, commit)',
@@ -112,6 +146,11 @@ export function createIndexMetrics(
     },
     head(seqno) {
       knownHead = seqno;
+    },
+    classified(r) {
+      rows.inc({ kind: 'traces' }, r.traces);
+      rows.inc({ kind: 'actions' }, r.actions);
+      if (r.failed > 0) classifyFailures.inc(r.failed);
     },
   };
 }

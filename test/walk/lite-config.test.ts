@@ -128,6 +128,10 @@ describe('tongate walk --lite-config', () => {
     expect(text).toMatch(/^tongate_index_head_mc_seqno \d+$/m);
     expect(text).toMatch(/^tongate_index_mc_blocks_total\{result="indexed"\} [1-9]\d*$/m);
     expect(text).toMatch(/^tongate_index_queue_jobs\{state="waiting"\} \d+$/m);
+    // Traces are assembled from --from 1 on, as each block's job ends; final ones wait only for the classify jobs.
+    const assembled = Number(/^tongate_traces_assembled_mc_seqno (\d+)$/m.exec(text)?.[1]);
+    expect(assembled).toBeGreaterThanOrEqual(to);
+    expect(text).toMatch(/^tongate_traces_unclassified \d+$/m);
     expect((await fetch(`http://127.0.0.1:${port}/other`)).status).toBe(404);
     tail.proc.kill('SIGTERM');
     expect(await tail.exited, tail.err.slice(-10).join('\n')).toBe(0);
