@@ -34,6 +34,7 @@ export function startIndexWorker(opts: IndexWorkerOptions): Processor {
   // is covered by the next one's sweep of final traces left unclassified.
   const assemble = () =>
     assembleTraces(deps.db, {
+      ...(deps.log ? { log: deps.log } : {}),
       onAssembled: async (b) => {
         if (b.finished === 0) return;
         const j = classifyJob(b.mcSeqno);

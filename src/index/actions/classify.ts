@@ -8,9 +8,14 @@ import { deployOf } from './matchers/basic.ts';
 import { MATCHERS } from './matchers/index.ts';
 import type { Action, ActionDraft, Interfaces, MatchContext, Matcher, TraceInput, TraceNode } from './types.ts';
 
+/** Pre-order over a subtree, iteratively: a trace can be thousands of transactions deep. */
 function* preorder(node: TraceNode): Generator<TraceNode> {
-  yield node;
-  for (const c of node.children) yield* preorder(c);
+  const stack = [node];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    yield n;
+    for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
+  }
 }
 
 const byLt = (a: TraceNode, b: TraceNode) => (a.tx.lt < b.tx.lt ? -1 : a.tx.lt > b.tx.lt ? 1 : 0);
@@ -33,9 +38,11 @@ function finish(trace: TraceInput, d: ActionDraft, ancestorType: string[], paren
   const txNodes = initiator && !set.has(initiator) ? [initiator, ...own].sort(byLt) : own;
   let startUtime = Number.MAX_SAFE_INTEGER;
   let endUtime = 0;
+  let mcSeqnoEnd = 0;
   for (const n of txNodes) {
     startUtime = Math.min(startUtime, n.tx.now);
     endUtime = Math.max(endUtime, n.tx.now);
+    mcSeqnoEnd = Math.max(mcSeqnoEnd, n.tx.mcSeqno);
   }
   const { type, success, details, nodes: _n, inner: _i, accounts: _a, ...columns } = d;
   return {
@@ -56,6 +63,7 @@ function finish(trace: TraceInput, d: ActionDraft, ancestorType: string[], paren
     traceExternalHash: trace.externalHash,
     traceExternalHashNorm: trace.externalHashNorm,
     traceMcSeqnoEnd: trace.mcSeqnoEnd,
+    mcSeqnoEnd,
     parentActionId,
     ancestorType,
   };

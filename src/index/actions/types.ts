@@ -80,6 +80,8 @@ export interface ContractInfo {
   /** `signers`: the order's signer list (raw addresses), when known; multisig actions list them as participants. */
   multisigOrder?: { multisig: string; orderSeqno: string; signers?: string[] };
   vesting?: { owner: string | null; sender: string | null };
+  /** A standard nominator pool (ton-blockchain/nominator-pool), known by its code hash. */
+  nominatorPool?: true;
 }
 
 export interface Interfaces {
@@ -143,6 +145,8 @@ export interface Action extends ActionColumns {
   traceExternalHash: string | null;
   traceExternalHashNorm: string | null;
   traceMcSeqnoEnd: number;
+  /** Masterchain seqno of the action's last transaction (0 for emulated ones). */
+  mcSeqnoEnd: number;
   parentActionId: string | null;
   ancestorType: string[];
 }

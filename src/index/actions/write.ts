@@ -16,6 +16,9 @@ export async function writeActions(
 ): Promise<number> {
   if (classified.length === 0) return 0;
   const ids = classified.map((c) => c.traceId);
+  // Several classify jobs (other processes, a rederive) may reach the same trace: the first to lock its row
+  // writes, the next waits and then replaces those rows. Locked in one order, so batches never deadlock.
+  await tx.query('SELECT 1 FROM traces WHERE trace_id = ANY($1::text[]) ORDER BY trace_id FOR UPDATE', [ids]);
   await tx.query('DELETE FROM action_accounts WHERE trace_id = ANY($1::text[])', [ids]);
   await tx.query('DELETE FROM actions WHERE trace_id = ANY($1::text[])', [ids]);
   // One row per (trace, action id): two drafts can only share an id by a matcher bug; keep the first.
@@ -56,6 +59,7 @@ export async function writeActions(
       ['trace_external_hash', 'text', (a) => a.traceExternalHash],
       ['trace_external_hash_norm', 'text', (a) => a.traceExternalHashNorm],
       ['trace_mc_seqno_end', 'int', (a) => a.traceMcSeqnoEnd],
+      ['mc_seqno_end', 'int', (a) => (a.mcSeqnoEnd > 0 ? a.mcSeqnoEnd : null)],
       ['parent_action_id', 'text', (a) => a.parentActionId],
       ['ancestor_type', 'text', (a) => pgArray(a.ancestorType)],
     ];

@@ -53,7 +53,27 @@ export interface AssembledBlock {
   finished: number;
 }
 
+const stallWarned = new Set<number>();
+
+/** Blocks above the watermark are indexed but the watermark's block is not: say so once per stuck seqno. */
+async function warnIfStalled(db: Queryable, next: number, log: AssembleOptions['log']): Promise<void> {
+  if (!log || stallWarned.has(next)) return;
+  const r = await db.query<{ n: number }>(
+    'SELECT min(mc_seqno) AS n FROM index_checkpoints WHERE part = $1 AND mc_seqno > $2',
+    [CORE_PART, next],
+  );
+  const above = r.rows[0]?.n;
+  if (above === null || above === undefined) return;
+  stallWarned.add(next);
+  log('warn', 'Trace assembly waits for an unindexed masterchain block', {
+    waitingFor: next,
+    nextIndexed: Number(above),
+    hint: `index ${next}..${Number(above) - 1} (tongate walk backfill) so traces and actions continue`,
+  });
+}
+
 export interface AssembleOptions {
+  log?: (level: 'debug' | 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
   /** Called after each block's assembly committed (e.g. to queue its classification). */
   onAssembled?: (block: AssembledBlock) => void | Promise<void>;
   /** Stop after this many blocks (default: as far as the indexed blocks go). */
@@ -112,6 +132,8 @@ async function nextIndexed(db: Queryable, seqno: number): Promise<boolean> {
 
 /** One masterchain block's assembly, inside the caller's transaction. */
 async function assembleBlock(tx: Queryable, mcSeqno: number): Promise<AssembledBlock> {
+  // The writer's lock on this block: a replace of its rows (writeUnit) and its assembly never interleave.
+  await tx.query('SELECT pg_advisory_xact_lock(hashtext($1), $2)', [CORE_PART, mcSeqno]);
   const txs = (
     await tx.query<TxRow>(
       'SELECT hash, lt::text AS lt, now::text AS now, account FROM transactions WHERE mc_block_seqno = $1',
@@ -124,8 +146,10 @@ async function assembleBlock(tx: Queryable, mcSeqno: number): Promise<AssembledB
   );
   const msgs = (
     await tx.query<MsgRow>(
-      `SELECT tx_hash, tx_lt::text AS tx_lt, msg_hash, msg_hash_norm, direction, source, destination
-       FROM messages WHERE mc_seqno = $1`,
+      // Through the block's transactions (transactions_index_8, then messages' key): messages has no mc_seqno index.
+      `SELECT m.tx_hash, m.tx_lt::text AS tx_lt, m.msg_hash, m.msg_hash_norm, m.direction, m.source, m.destination
+       FROM transactions t JOIN messages m ON m.tx_hash = t.hash AND m.tx_lt = t.lt
+       WHERE t.mc_block_seqno = $1`,
       [mcSeqno],
     )
   ).rows;
@@ -333,6 +357,7 @@ export async function assembleTraces(db: Database, opts: AssembleOptions = {}): 
     if (!step.block) {
       // Released the row: a block committed meanwhile (its worker found the row taken) must not wait for the next.
       if (await nextIndexed(db, step.next)) continue;
+      await warnIfStalled(db, step.next, opts.log);
       return done;
     }
     done.push(step.block);
