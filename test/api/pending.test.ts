@@ -332,6 +332,47 @@ describe('pending traces', () => {
     };
     expect(await writePendingTrace(f.db!.db, late, new Date(Date.now() + 60_000))).toBe(false);
     expect(await pendingRow(traceKey)).toBeUndefined();
+
+    // /pendingTransactions while a trace lands part by part: an emulated transaction is dropped once the index has
+    // the transaction at its place in the trace (its hash, and below the root its message's hash, differ from the
+    // landed one's). Simulated on the landed trace: the row back, the trace not complete yet, and the child's message
+    // seen at another offset (as if the receiver's transaction were still to come).
+    const db = f.db!.db;
+    await db.query(
+      `INSERT INTO pending_traces (trace_key, ext_msg_hash, accounts, tx_in_msg_hashes, trace, actions, expires_at)
+       VALUES ($1, $2, $3::text[]::tonaddr[], $4::text[]::tonhash[], $5, $6, now() + interval '1 minute')`,
+      [traceKey, extHash, row!.accounts, row!.tx_in_msg_hashes, JSON.stringify(trace), JSON.stringify(actions)],
+    );
+    await db.query(`UPDATE traces SET state = 'pending' WHERE trace_id = $1`, [confirmed]);
+    const childIn = await db.query<{ tx_hash: string; msg_hash: string; created_lt: string }>(
+      `SELECT m.tx_hash, m.msg_hash, m.created_lt::text AS created_lt FROM messages m JOIN transactions t
+         ON t.hash = m.tx_hash AND t.lt = m.tx_lt WHERE t.trace_id = $1 AND m.direction = 'in' AND m.source IS NOT NULL`,
+      [confirmed],
+    );
+    expect(childIn.rows).toHaveLength(1);
+    const pendingTxs = async (a: Address) =>
+      (await f.get(`/api/v3/pendingTransactions?account=${encodeURIComponent(raw(a))}`)).body.transactions.map(
+        (t: JsonBody) => t.hash,
+      );
+    try {
+      expect(await pendingTxs(from.address)).toEqual([]);
+      expect(await pendingTxs(to.address)).toEqual([]);
+      const c = childIn.rows[0]!;
+      await db.query('UPDATE messages SET created_lt = created_lt + 1000 WHERE msg_hash = $1 AND tx_hash = $2', [
+        c.msg_hash,
+        c.tx_hash,
+      ]);
+      expect(await pendingTxs(from.address)).toEqual([]);
+      expect(await pendingTxs(to.address)).toEqual([childHash]);
+    } finally {
+      await db.query('UPDATE messages SET created_lt = $1 WHERE msg_hash = $2 AND tx_hash = $3', [
+        childIn.rows[0]!.created_lt,
+        childIn.rows[0]!.msg_hash,
+        childIn.rows[0]!.tx_hash,
+      ]);
+      await db.query(`UPDATE traces SET state = 'complete' WHERE trace_id = $1`, [confirmed]);
+      await db.query('DELETE FROM pending_traces WHERE trace_key = $1', [traceKey]);
+    }
   }, 180_000);
 
   it('emulates messages sent through v2 sendBocReturnHash too', async () => {

@@ -17,6 +17,7 @@ import {
   type StoredPendingAction,
   supportedTypes,
 } from '../render/action.ts';
+import { landedPlaces, pendingPlaces } from '../render/pending-places.ts';
 import { transactionAddresses } from '../render/trace.ts';
 import type { SqlQuery } from '../render/values.ts';
 
@@ -189,19 +190,19 @@ export const pendingRoutes: V3RouteGroup = (app, ctx: V3Context) => {
       }
       const rows = await readPending(db, { accounts, needClassified: false, limit: ctx.maxLimit });
       const wanted = new Set(accounts);
-      let txs = rows
-        .filter((r) => traceIds.size === 0 || traceIds.has(String((r.trace as Json).trace_id)))
-        .flatMap((r) => pendingTransactions(r.trace as Json, r.trace_key))
-        .filter((t) => wanted.has(String(t.account)));
-      // A transaction whose inbound message is stored has landed: the index answers for it now.
-      const inHashes = txs.map((t) => (isObject(t.in_msg) ? t.in_msg.hash : null)).filter((h) => typeof h === 'string');
-      if (inHashes.length > 0) {
-        const landed = await db.query<{ msg_hash: string }>(
-          `SELECT DISTINCT msg_hash FROM messages WHERE msg_hash = ANY($1::text[]) AND direction = 'in'`,
-          [[...new Set(inHashes)]],
-        );
-        const done = new Set(landed.rows.map((m) => m.msg_hash));
-        txs = txs.filter((t) => !(isObject(t.in_msg) && done.has(String(t.in_msg.hash))));
+      // A transaction that has landed is the index's to answer for: matched by its place in the trace (below the
+      // root an emulated message's hash is not the landed one's).
+      const txs: Json[] = [];
+      for (const r of rows.filter((x) => traceIds.size === 0 || traceIds.has(String((x.trace as Json).trace_id)))) {
+        const trace = r.trace as Json;
+        const mine = pendingTransactions(trace, r.trace_key).filter((t) => wanted.has(String(t.account)));
+        if (mine.length === 0) continue;
+        const landed = await landedPlaces(db, String(r.trace_key), String(r.ext_msg_hash));
+        const places = landed.size > 0 ? pendingPlaces(trace) : null;
+        for (const t of mine) {
+          const place = places?.get(String(t.hash));
+          if (place === undefined || !landed.has(place)) txs.push(t);
+        }
       }
       // Newest first, as /transactions pages by default.
       txs.sort((a, b) => {
