@@ -1,6 +1,7 @@
 // What the classifier knows about the contracts of some traces, read in one round of queries from the decoders'
 // latest-state tables (contracts verified by their get-methods and parents; a fake jetton wallet is not there).
 import type { Queryable } from '../../db/index.ts';
+import { NOMINATOR_POOL_CODE_HASH } from './matchers/nominator-pool.ts';
 import type { ContractInfo, Interfaces, TraceInput } from './types.ts';
 
 /** An in-memory Interfaces (tests, the emulator's detections, merging). */
@@ -77,5 +78,10 @@ export async function loadInterfaces(db: Queryable, addresses: readonly string[]
   )) {
     at(r.address).vesting = { owner: r.owner_address, sender: r.vesting_sender_address };
   }
+  const pools = await db.query<{ account: string }>(
+    'SELECT account FROM latest_account_states WHERE account = ANY($1::text[]) AND code_hash = $2',
+    [list, NOMINATOR_POOL_CODE_HASH],
+  );
+  for (const r of pools.rows) at(r.account).nominatorPool = true;
   return map;
 }

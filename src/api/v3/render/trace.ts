@@ -9,6 +9,20 @@ import { str } from './values.ts';
 export const MAX_TRACE_TXS = 4000;
 
 export const TOO_LARGE = 'trace is too large';
+
+/** Deepest tree served: JSON.stringify recurses per level and overflows near 2,000 (a linear chain of txs). */
+export const MAX_TREE_DEPTH = 1000;
+
+function depthOf(tree: TraceNodeJson): number {
+  let max = 0;
+  const stack: Array<[TraceNodeJson, number]> = [[tree, 1]];
+  while (stack.length > 0) {
+    const [n, d] = stack.pop()!;
+    max = Math.max(max, d);
+    for (const c of n.children) stack.push([c, d + 1]);
+  }
+  return max;
+}
 export const MISSING_NODE = 'missing node in trace found';
 
 /** The trace columns renderers read, from `traces E`. */
@@ -101,13 +115,20 @@ export function traceJson(r: Row, parts: TraceParts): Json {
     },
     is_incomplete: tooLarge,
   };
-  const txs = tooLarge ? [] : (parts.transactions ?? []);
+  let txs = tooLarge ? [] : (parts.transactions ?? []);
   let tree: TraceNodeJson | null = null;
   if (txs.length > 0) {
     const byHash = new Map(txs.map((t) => [String(t.hash), t]));
     const built = buildTraceTree([...byHash.keys()], byHash);
     tree = built.tree;
     if (built.warning) warnings.push(built.warning);
+    if (tree && depthOf(tree) > MAX_TREE_DEPTH) {
+      // A chain this deep would overflow the JSON serializer's recursion: listed as too large instead of a 500.
+      tree = null;
+      txs = [];
+      out.is_incomplete = true;
+      warnings.push(TOO_LARGE);
+    }
   }
   if (warnings.length > 0) out.warning = warnings.join(', ');
   if (parts.actions) out.actions = parts.actions;

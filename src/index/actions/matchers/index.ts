@@ -3,16 +3,24 @@
 // and one line here.
 import type { Matcher } from '../types.ts';
 import { basicMatcher } from './basic.ts';
+import { dedustMatcher } from './dedust.ts';
 import { dnsMatcher } from './dns.ts';
 import { electionsMatcher } from './elections.ts';
 import { jettonMatcher } from './jetton.ts';
 import { multisigMatcher } from './multisig.ts';
 import { nftMatcher } from './nft.ts';
+import { nominatorPoolMatcher } from './nominator-pool.ts';
+import { stonfiMatcher } from './stonfi.ts';
+import { tonstakersMatcher } from './tonstakers.ts';
 import { vestingMatcher } from './vesting.ts';
 
 export const MATCHERS: readonly Matcher[] = [
   multisigMatcher,
   vestingMatcher,
+  tonstakersMatcher,
+  nominatorPoolMatcher,
+  stonfiMatcher,
+  dedustMatcher,
   jettonMatcher,
   nftMatcher,
   dnsMatcher,
