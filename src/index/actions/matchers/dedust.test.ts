@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { Address, beginCell, type Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import type { Action, ContractInfo, TraceNode } from '../types.ts';
+import { internalTransferBody, jettonTransferBody, notifyBody } from './jetton-bodies.test-util.ts';
 import { addr, byType, TraceBuilder } from './trace-builder.test-util.ts';
 
 const U = addr('user');
@@ -27,35 +28,9 @@ const wallets: Record<string, ContractInfo> = {
   [VB]: { jettonWallet: { jetton: B, owner: JVB } },
 };
 
-const transfer = (amount: bigint, to: string, payload: Cell | null) =>
-  beginCell()
-    .storeUint(0x0f8a7ea5, 32)
-    .storeUint(1, 64)
-    .storeCoins(amount)
-    .storeAddress(at(to))
-    .storeAddress(at(U))
-    .storeMaybeRef(null)
-    .storeCoins(300_000_000n)
-    .storeMaybeRef(payload)
-    .endCell();
-const internal = (amount: bigint, from: string, payload: Cell | null) =>
-  beginCell()
-    .storeUint(0x178d4519, 32)
-    .storeUint(1, 64)
-    .storeCoins(amount)
-    .storeAddress(at(from))
-    .storeAddress(at(U))
-    .storeCoins(300_000_000n)
-    .storeMaybeRef(payload)
-    .endCell();
-const notify = (amount: bigint, from: string, payload: Cell | null) =>
-  beginCell()
-    .storeUint(0x7362d09c, 32)
-    .storeUint(1, 64)
-    .storeCoins(amount)
-    .storeAddress(at(from))
-    .storeMaybeRef(payload)
-    .endCell();
+const transfer = (amount: bigint, to: string, payload: Cell | null) => jettonTransferBody(amount, to, U, payload);
+const internal = (amount: bigint, from: string, payload: Cell | null) => internalTransferBody(amount, from, U, payload);
+const notify = notifyBody;
 
 /** SwapStep: pool_addr kind:given_in$0 limit:Coins next:(Maybe ^SwapStep). */
 const step = (pool: string, next: Cell | null = null) =>

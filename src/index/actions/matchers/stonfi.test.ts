@@ -3,6 +3,7 @@
 import { Address, beginCell, type Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import type { Action, ContractInfo, TraceNode } from '../types.ts';
+import { excessBody, internalTransferBody, jettonTransferBody, notifyBody } from './jetton-bodies.test-util.ts';
 import { addr, byType, TraceBuilder } from './trace-builder.test-util.ts';
 
 const U = addr('user');
@@ -37,36 +38,10 @@ const wallets: Record<string, ContractInfo> = {
   [RP]: { jettonWallet: { jetton: PTON_V2, owner: R } },
 };
 
-const transfer = (amount: bigint, to: string, payload: Cell | null) =>
-  beginCell()
-    .storeUint(0x0f8a7ea5, 32)
-    .storeUint(1, 64)
-    .storeCoins(amount)
-    .storeAddress(at(to))
-    .storeAddress(at(U))
-    .storeMaybeRef(null)
-    .storeCoins(300_000_000n)
-    .storeMaybeRef(payload)
-    .endCell();
-const internal = (amount: bigint, from: string, payload: Cell | null) =>
-  beginCell()
-    .storeUint(0x178d4519, 32)
-    .storeUint(1, 64)
-    .storeCoins(amount)
-    .storeAddress(at(from))
-    .storeAddress(at(U))
-    .storeCoins(300_000_000n)
-    .storeMaybeRef(payload)
-    .endCell();
-const notify = (amount: bigint, from: string, payload: Cell | null) =>
-  beginCell()
-    .storeUint(0x7362d09c, 32)
-    .storeUint(1, 64)
-    .storeCoins(amount)
-    .storeAddress(at(from))
-    .storeMaybeRef(payload)
-    .endCell();
-const excess = () => beginCell().storeUint(0xd53276db, 32).storeUint(1, 64).endCell();
+const transfer = (amount: bigint, to: string, payload: Cell | null) => jettonTransferBody(amount, to, U, payload);
+const internal = (amount: bigint, from: string, payload: Cell | null) => internalTransferBody(amount, from, U, payload);
+const notify = notifyBody;
+const excess = excessBody;
 
 // ---- v2 bodies ----
 /** The request a transfer carries: swap#6664de2a other_token_wallet refund excesses deadline ^additional_data. */
