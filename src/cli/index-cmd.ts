@@ -7,7 +7,7 @@ import { type ClassifyResult, reclassifyRange } from '../index/actions/index.ts'
 import { createContractsEnv, type OwnedContractsEnv } from '../index/contracts/index.ts';
 import { FAMILIES, type Family, rederive } from '../index/contracts/rederive.ts';
 import { fetchOffchainMetadata, startMetadataLoop } from '../index/metadata/index.ts';
-import { traceAssemblyState } from '../index/traces/index.ts';
+import { type RebuildResult, rebuildTraces, traceAssemblyState } from '../index/traces/index.ts';
 import { createLitePool, loadGlobalConfig } from '../lite/index.ts';
 import { type Command, UsageError } from './command.ts';
 import { databaseOptions } from './db.ts';
@@ -22,22 +22,27 @@ import {
   str,
 } from './indexer-setup.ts';
 
-/** The derived families: the contract decoders' tables, and `actions` (the classifier over assembled traces). */
-const ALL_FAMILIES = [...FAMILIES, 'actions'] as const;
+/**
+ * The derived families: the contract decoders' tables, `actions` (the classifier over assembled traces) and
+ * `traces` (assemble every indexed block again, then classify: heavy, so never part of `all`).
+ */
+const ALL_FAMILIES = [...FAMILIES, 'actions', 'traces'] as const;
 type AnyFamily = (typeof ALL_FAMILIES)[number];
 
-function familiesOf(value: string | undefined): { contracts: Family[]; actions: boolean } {
-  if (value === undefined)
+function familiesOf(value: string | undefined): { contracts: Family[]; actions: boolean; traces: boolean } {
+  if (value === undefined) {
     throw new UsageError(`--family is required: ${ALL_FAMILIES.join('|')}|all (comma-separated)`);
+  }
   const names = value.split(',').map((f) => f.trim());
-  if (names.includes('all')) return { contracts: [...FAMILIES], actions: true };
   for (const n of names) {
-    if (!(ALL_FAMILIES as readonly string[]).includes(n)) {
+    if (n !== 'all' && !(ALL_FAMILIES as readonly string[]).includes(n)) {
       throw new UsageError(`--family: unknown family '${n}' (expected ${ALL_FAMILIES.join(', ')} or all)`);
     }
   }
   const set = new Set(names as AnyFamily[]);
-  return { contracts: FAMILIES.filter((f) => set.has(f)), actions: set.has('actions') };
+  const traces = set.has('traces');
+  if (names.includes('all')) return { contracts: [...FAMILIES], actions: true, traces };
+  return { contracts: FAMILIES.filter((f) => set.has(f)), actions: set.has('actions') || traces, traces };
 }
 
 const rederiveCommand: Command = {
@@ -53,8 +58,9 @@ const rederiveCommand: Command = {
   options: {
     family: {
       type: 'string',
-      value: 'jetton,nft,dns,multisig,vesting,actions|all',
-      description: 'families to recompute (actions: classify the assembled traces again, after the contract families)',
+      value: 'jetton,nft,dns,multisig,vesting,actions,traces|all',
+      description:
+        'families to recompute (actions: classify the assembled traces again; traces: assemble every indexed block again from the lowest (or --from), then classify; all = the contract families and actions)',
     },
     from: { type: 'string', value: 'N', description: 'first masterchain seqno (default: the first indexed)' },
     to: { type: 'string', value: 'M', description: 'last masterchain seqno (default: the last indexed)' },
@@ -70,7 +76,7 @@ const rederiveCommand: Command = {
   },
   async run({ values, positionals, out, err }) {
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-    const { contracts: families, actions } = familiesOf(str(values, 'family'));
+    const { contracts: families, actions, traces } = familiesOf(str(values, 'family'));
     const from = intOption(values, 'from');
     const to = intOption(values, 'to');
     if (from !== undefined && to !== undefined && from > to) throw new UsageError(`--from ${from} is after --to ${to}`);
@@ -126,6 +132,22 @@ const rederiveCommand: Command = {
             },
           });
       if (tty) process.stderr.write('\n');
+      let retraced: RebuildResult | null = null;
+      if (traces && !shutdown.signal.aborted) {
+        retraced = await rebuildTraces(db, {
+          ...(from === undefined ? {} : { from }),
+          log,
+          signal: shutdown.signal,
+          onProgress: (done, total) => {
+            if (tty) process.stderr.write(`\rtraces ${done}/${total} blocks\x1b[K`);
+            else if (Date.now() - lastLog > 5000 || done === total) {
+              lastLog = Date.now();
+              log('info', 'Updated rederive progress', { phase: 'traces', done, total });
+            }
+          },
+        });
+        if (tty) process.stderr.write('\n');
+      }
       let classified: ClassifyResult | null = null;
       if (actions && !shutdown.signal.aborted) {
         const span = await assembledRange(db, from, to);
@@ -152,6 +174,15 @@ const rederiveCommand: Command = {
       }
       if (families.length > 0) {
         out(`Rederived ${families.join(', ')}: ${result.states} latest-state rows, ${result.events} event rows.`);
+      }
+      if (retraced) {
+        out(
+          retraced.from === null
+            ? 'Assembled no traces: nothing is indexed.'
+            : `Assembled traces of masterchain blocks ${retraced.from}..${retraced.to}` +
+                (retraced.stoppedAt !== null ? ` (stopped at ${retraced.stoppedAt}: not indexed)` : '') +
+                '.',
+        );
       }
       if (classified) {
         out(

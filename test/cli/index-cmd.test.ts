@@ -81,12 +81,14 @@ describe('tongate index', () => {
       const db = await createDatabase(scratch.config);
       let before: Awaited<ReturnType<typeof checksums>>;
       let final = 0;
+      let withTraces: Awaited<ReturnType<typeof checksums>> = {};
       try {
         await migrate(db);
         const source = await createDevnetStoreSource(chain.info.devnetDir);
         await indexInOrder(db, source, 1, await source.head());
         await source.close();
         before = await checksums(db, ACTION_TABLES);
+        withTraces = await checksums(db, [{ table: 'transactions', exclude: [] }]);
         final = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM traces WHERE pending_edges_ = 0'))
           .rows[0]!.n;
         expect(before.actions!.rows).toBeGreaterThan(5);
@@ -106,8 +108,27 @@ describe('tongate index', () => {
       const again = await createDatabase(scratch.config);
       try {
         expect(await checksums(again, ACTION_TABLES)).toEqual(before);
+        // Assembly that went wrong or never happened (trace ids lost, traces gone, the watermark elsewhere):
+        // --family traces assembles everything again, then classifies.
+        await again.query('UPDATE transactions SET trace_id = NULL');
+        await again.query('UPDATE messages SET trace_id = NULL');
+        await again.query('DELETE FROM traces');
+        await again.query('UPDATE trace_assembly SET next_mc_seqno = first_mc_seqno + 2');
       } finally {
         await again.close();
+      }
+      const retrace = await tongate(['index', 'rederive', '--family', 'traces', '--data', data, '--no-progress']);
+      expect(retrace.code, retrace.err).toBe(0);
+      expect(retrace.out).toMatch(/Assembled traces of masterchain blocks 1\.\.\d+\./);
+      expect(retrace.out).toMatch(new RegExp(`Reclassified ${final} traces: ${before.actions!.rows} actions\\.`));
+      const third = await createDatabase(scratch.config);
+      try {
+        expect(await checksums(third, [...ACTION_TABLES, { table: 'transactions', exclude: [] }])).toEqual({
+          ...before,
+          transactions: withTraces.transactions,
+        });
+      } finally {
+        await third.close();
       }
     } finally {
       await scratch.cleanup();

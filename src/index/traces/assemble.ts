@@ -68,7 +68,7 @@ async function warnIfStalled(db: Queryable, next: number, log: AssembleOptions['
   log('warn', 'Trace assembly waits for an unindexed masterchain block', {
     waitingFor: next,
     nextIndexed: Number(above),
-    hint: `index ${next}..${Number(above) - 1} (tongate walk backfill) so traces and actions continue`,
+    hint: `index ${next}..${Number(above) - 1} (tongate walk backfill) so traces and actions continue, or assemble again from the lowest indexed block (tongate index rederive --family traces)`,
   });
 }
 

@@ -5,3 +5,4 @@ export {
   startTraceAssembly,
   traceAssemblyState,
 } from './assemble.ts';
+export { type RebuildResult, rebuildTraces } from './rebuild.ts';
