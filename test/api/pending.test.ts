@@ -50,6 +50,7 @@ import {
 import { classifyMcBlock } from '../../src/index/actions/index.ts';
 import { createLiteSource, indexMcBlock } from '../../src/index/index.ts';
 import { assembleTraces } from '../../src/index/traces/index.ts';
+import { waitFor } from '../support/chain-reads.ts';
 import { normalizedHash } from '../support/wallet-messages.ts';
 import { type ApiFixture, type JsonBody, startApiFixture } from './fixture.ts';
 import { validateV3 } from './openapi-validator.ts';
@@ -60,15 +61,6 @@ const raw = (a: Address) => `${a.workChain}:${a.hash.toString('hex').toUpperCase
 let f: ApiFixture;
 let wallets: ActivityWallet[];
 let indexed: number;
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, tries = 400): Promise<T> {
-  for (let i = 0; i < tries; i++) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
 
 async function head() {
   return (await f.lite.getMasterchainInfo()).last;

@@ -8,7 +8,6 @@ import {
   Cell,
   type Contract,
   internal,
-  loadTransaction,
   parseTuple,
   SendMode,
   serializeTuple,
@@ -24,6 +23,7 @@ import { type ActivityLedger, CORE_CYCLE, parseWalletsFile, startActivity } from
 import { JETTON_WALLET_CODE, jettonWalletAddress } from '../../src/devnet/contracts/index.ts';
 import { DEVNET_GLOBAL_ID } from '../../src/devnet/genesis/index.ts';
 import { loadBlockInfo, parseBoc, verifyBlockProof } from '../../src/ton/index.ts';
+import { landedTransaction, waitFor } from '../support/chain-reads.ts';
 import { normalizedHash, v4Transfer } from '../support/wallet-messages.ts';
 import { type ApiFixture, type JsonBody, startApiFixture } from './fixture.ts';
 
@@ -136,16 +136,6 @@ async function blockUtime(id: Awaited<ReturnType<typeof mcBlock>>): Promise<numb
   const h = await f.lite.getBlockHeader(id);
   const root = verifyBlockProof(parseBoc(h.headerProof)[0]!, id.rootHash);
   return loadBlockInfo(root.refs[0]!.beginParse(true)).genUtime;
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
 }
 
 // ---- account reads -------------------------------------------------------------------------------------------
@@ -658,26 +648,6 @@ async function seqnoOf(w: TestWallet): Promise<number> {
   return Number((r.stack[0] as { value: bigint }).value);
 }
 
-/** The wallet transaction whose inbound message has this hash, once it is on chain. */
-async function landedTransaction(address: Address, inMsgHash: Buffer) {
-  return waitFor('the transaction to land', async () => {
-    const block = await mcBlock();
-    const st = await f.lite.getAccountState(address, block);
-    if (!st.lastTx) return undefined;
-    const list = await f.lite.getAccountTransactions(
-      address,
-      st.lastTx.lt.toString(),
-      Buffer.from(st.lastTx.hash.toString(16).padStart(64, '0'), 'hex'),
-      8,
-    );
-    for (const c of Cell.fromBoc(list.transactions)) {
-      const tx = loadTransaction(c.beginParse());
-      if (tx.inMessage && beginCell().store(storeMessage(tx.inMessage)).endCell().hash().equals(inMsgHash)) return tx;
-    }
-    return undefined;
-  });
-}
-
 describe('sending and fees', () => {
   it('estimateFee on a wallet transfer matches the fees the chain then charges for it', async () => {
     const w = wallet('v4r2');
@@ -697,7 +667,7 @@ describe('sending and fees', () => {
 
     // Now send the same transfer and read what the chain charged.
     ok(await v2post('sendBoc', { boc: message.toBoc().toString('base64') }));
-    const tx = await landedTransaction(w.address, message.hash());
+    const tx = await landedTransaction(f.lite, w.address, message.hash());
     const d = tx.description;
     if (d.type !== 'generic' || d.computePhase.type !== 'vm' || !d.actionPhase) throw new Error('unexpected tx');
     expect(fees.gas_fee).toBe(Number(d.computePhase.gasFees));
@@ -784,7 +754,7 @@ describe('sending and fees', () => {
       .storeSlice(body.beginParse())
       .endCell();
     ok(await v2post('sendBoc', { boc: message.toBoc().toString('base64') }));
-    const tx = await landedTransaction(fresh.address, message.hash());
+    const tx = await landedTransaction(f.lite, fresh.address, message.hash());
     const d = tx.description;
     if (d.type !== 'generic' || d.computePhase.type !== 'vm' || !d.actionPhase) throw new Error('unexpected tx');
     expect(est.gas_fee).toBe(Number(d.computePhase.gasFees));
@@ -811,7 +781,7 @@ describe('sending and fees', () => {
       hash: b64(message.hash()),
       hash_norm: b64(normalizedHash(w.address, body)),
     });
-    const tx = await landedTransaction(w.address, Buffer.from(r.hash, 'base64'));
+    const tx = await landedTransaction(f.lite, w.address, Buffer.from(r.hash, 'base64'));
     expect(tx.inMessage?.info.type).toBe('external-in');
     expect(await seqnoOf(w)).toBe(seqno + 1);
     // The same through JSON-RPC, with the id echoed.
@@ -822,7 +792,7 @@ describe('sending and fees', () => {
       id: 'send-2',
       result: { hash: b64(next.message.hash()), hash_norm: b64(normalizedHash(w.address, next.body)) },
     });
-    await landedTransaction(w.address, next.message.hash());
+    await landedTransaction(f.lite, w.address, next.message.hash());
   });
 
   it('refuses bad BoCs, non-external messages and messages the liteserver refuses', async () => {

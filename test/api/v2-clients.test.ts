@@ -28,6 +28,7 @@ import TonWebModule from 'tonweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { v2Methods } from '../../src/api/v2/methods/index.ts';
 import { type ActivityLedger, CORE_CYCLE, startActivity } from '../../src/devnet/activity/index.ts';
+import { waitFor } from '../support/chain-reads.ts';
 import { type ApiFixture, type JsonBody, startApiFixture } from './fixture.ts';
 
 // tonweb is CommonJS (module.exports = TonWeb) while its types declare a default export.
@@ -201,16 +202,6 @@ async function chainBlockTxs(block: tonNode_blockIdExt): Promise<Array<[string, 
     String(t.lt),
     b64(t.hash as Buffer),
   ]);
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
 }
 
 /** The transfer a wallet transaction made: its single outbound internal message. */

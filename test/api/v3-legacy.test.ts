@@ -10,7 +10,6 @@ import {
   beginCell,
   Cell,
   internal,
-  loadTransaction,
   parseTuple,
   SendMode,
   serializeTuple,
@@ -25,6 +24,7 @@ import type { ExternalMessage } from '../../src/api/v2/context.ts';
 import { parseWalletsFile } from '../../src/devnet/activity/index.ts';
 import { DEVNET_GLOBAL_ID } from '../../src/devnet/genesis/index.ts';
 import { createLiteSource, indexMcBlock } from '../../src/index/index.ts';
+import { landedTransaction, waitFor } from '../support/chain-reads.ts';
 import { normalizedHash, v4Transfer } from '../support/wallet-messages.ts';
 import { type ApiFixture, type JsonBody, startApiFixture } from './fixture.ts';
 import { validateAgainstDocument, validateV3 } from './openapi-validator.ts';
@@ -245,35 +245,6 @@ async function chainWallet(w: TestWallet, block: Awaited<ReturnType<typeof mcBlo
     walletId = Number(await getterInt(w.address, 'get_subwallet_id', block));
   }
   return { seqno, walletId };
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
-
-/** The wallet transaction whose inbound message has this hash, once it is on chain. */
-async function landedTransaction(address: Address, inMsgHash: Buffer) {
-  return waitFor('the transaction to land', async () => {
-    const st = await f.lite.getAccountState(address, await mcBlock());
-    if (!st.lastTx) return undefined;
-    const list = await f.lite.getAccountTransactions(
-      address,
-      st.lastTx.lt.toString(),
-      Buffer.from(st.lastTx.hash.toString(16).padStart(64, '0'), 'hex'),
-      8,
-    );
-    for (const c of Cell.fromBoc(list.transactions)) {
-      const tx = loadTransaction(c.beginParse());
-      if (tx.inMessage && beginCell().store(storeMessage(tx.inMessage)).endCell().hash().equals(inMsgHash)) return tx;
-    }
-    return undefined;
-  });
 }
 
 async function seqnoAtHead(w: TestWallet): Promise<number> {
@@ -663,7 +634,7 @@ describe('POST /api/v3/estimateFee and /api/v3/message', () => {
     expect(b64(hooked[0]!.hash)).toBe(sent.body.message_hash);
     expect(b64(hooked[0]!.hashNorm)).toBe(sent.body.message_hash_norm);
 
-    const tx = await landedTransaction(w.address, message.hash());
+    const tx = await landedTransaction(f.lite, w.address, message.hash());
     const d = tx.description;
     if (d.type !== 'generic' || d.computePhase.type !== 'vm' || !d.actionPhase) throw new Error('unexpected tx');
     const fees = est.body.source_fees;
@@ -732,19 +703,19 @@ describe('POST /api/v3/estimateFee and /api/v3/message', () => {
     const r1 = await post('/api/v3/message', { boc: b64(first.message.toBoc()) });
     expect(r1.status).toBe(200);
     expect(r1.body.message_hash).toBe(b64(first.message.hash()));
-    await landedTransaction(w.address, first.message.hash());
+    await landedTransaction(f.lite, w.address, first.message.hash());
 
     hookMode = 'reject';
     const second = v4Transfer(w, seqno + 1, to, 10_000_000n, 'hook rejects');
     const r2 = await f.post('/api/v2/sendBocReturnHash', { boc: b64(second.message.toBoc()) });
     expect(r2.status).toBe(200);
     expect(r2.body.result.hash).toBe(b64(second.message.hash()));
-    await landedTransaction(w.address, second.message.hash());
+    await landedTransaction(f.lite, w.address, second.message.hash());
 
     hookMode = 'record';
     const third = v4Transfer(w, seqno + 2, to, 10_000_000n, 'hook records');
     expect((await f.post('/api/v2/sendBoc', { boc: b64(third.message.toBoc()) })).status).toBe(200);
-    await landedTransaction(w.address, third.message.hash());
+    await landedTransaction(f.lite, w.address, third.message.hash());
 
     expect(hooked.map((m) => b64(m.hash))).toEqual([first, second, third].map((t) => b64(t.message.hash())));
     expect(hooked.map((m) => b64(m.hashNorm))).toEqual(
