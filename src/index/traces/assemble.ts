@@ -8,6 +8,7 @@
 // finds it taken returns at once. The holder looks for the next block once more after releasing the row, so a block
 // committed while it held the row (whose worker found the row taken) is never left waiting.
 import type { Database, Queryable } from '../../db/index.ts';
+import { copyThroughStage } from '../write/stage.ts';
 import { CORE_PART } from '../write/write-unit.ts';
 
 /** Sender of the messages a masterchain block creates itself (mint, recover, config ticks): roots, not orphans. */
@@ -294,34 +295,15 @@ export async function applyTraceIds(
 }
 
 async function writeTraces(tx: Queryable, rows: TraceRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  const cols = TRACE_COLUMNS;
-  const arrays = cols.map((c) => rows.map((r) => (typeof r[c] === 'bigint' ? r[c].toString() : r[c])));
-  const types = [
-    'text',
-    'text',
-    'text',
-    'int',
-    'int',
-    'bigint',
-    'int',
-    'bigint',
-    'int',
-    'trace_state',
-    'bigint',
-    'bigint',
-    'bigint',
-  ];
-  // Enum arrays travel as text[] (PGlite serializes only arrays of built-in types) and are cast per row.
-  const unnest = cols.map((_, i) => `$${i + 1}::${types[i] === 'trace_state' ? 'text' : types[i]}[]`).join(', ');
-  const select = cols.map((c, i) => (types[i] === 'trace_state' ? `u.${c}::trace_state` : `u.${c}`)).join(', ');
-  await tx.query(
-    `INSERT INTO traces (${cols.join(', ')}) SELECT ${select} FROM unnest(${unnest}) AS u(${cols.join(', ')})
-     ON CONFLICT (trace_id) DO UPDATE SET ${cols
-       .filter((c) => c !== 'trace_id')
-       .map((c) => `${c} = EXCLUDED.${c}`)
-       .join(', ')}`,
-    arrays,
+  const update = TRACE_COLUMNS.filter((c) => c !== 'trace_id')
+    .map((c) => `${c} = EXCLUDED.${c}`)
+    .join(', ');
+  await copyThroughStage(
+    tx,
+    'traces',
+    TRACE_COLUMNS,
+    rows.map((r) => TRACE_COLUMNS.map((c) => r[c])),
+    `ON CONFLICT (trace_id) DO UPDATE SET ${update}`,
   );
 }
 

@@ -16,3 +16,18 @@ export async function stageRows(
   await tx.copyFrom(stage, columns, rows);
   return stage;
 }
+
+/** Rows into `table` through its stage, with the INSERT's conflict rule (`ON CONFLICT …`); returns rows inserted or updated. */
+export async function copyThroughStage(
+  tx: Queryable,
+  table: string,
+  columns: readonly string[],
+  rows: Row[],
+  conflict: string,
+): Promise<number> {
+  if (rows.length === 0) return 0;
+  const stage = await stageRows(tx, table, columns, rows);
+  const cols = columns.join(', ');
+  const r = await tx.query(`INSERT INTO ${table} (${cols}) SELECT ${cols} FROM ${stage} ORDER BY 1 ${conflict}`);
+  return r.rowCount;
+}

@@ -16,7 +16,7 @@ import {
   TRANSACTION_COLUMNS,
 } from '../decode/columns.ts';
 import { applyTraceIds } from '../traces/assemble.ts';
-import { stageRows } from './stage.ts';
+import { copyThroughStage } from './stage.ts';
 import { deleteContractEvents, writeContractRows } from './write-contracts.ts';
 
 export const CORE_PART = 'core';
@@ -48,20 +48,6 @@ function uniqueByKey(rows: Row[]): Row[] {
   const m = new Map<string, Row>();
   for (const r of rows) m.set(String(r[0]), r);
   return [...m.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
-}
-
-async function copyThroughStage(
-  tx: Queryable,
-  table: string,
-  columns: readonly string[],
-  rows: Row[],
-  conflict: string,
-): Promise<number> {
-  if (rows.length === 0) return 0;
-  const stage = await stageRows(tx, table, columns, rows);
-  const cols = columns.join(', ');
-  const r = await tx.query(`INSERT INTO ${table} (${cols}) SELECT ${cols} FROM ${stage} ORDER BY 1 ${conflict}`);
-  return r.rowCount;
 }
 
 const LATEST_UPDATE = `ON CONFLICT (account) DO UPDATE SET ${LATEST_ACCOUNT_STATE_COLUMNS.filter((c) => c !== 'account')
