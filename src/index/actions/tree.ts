@@ -1,7 +1,7 @@
 // Building the classifier's trees: transactions (from stored rows, from block views, or from the emulator) linked by
 // the internal messages between them. A transaction is a child of the one whose outbound message it received; one
 // without such a parent in the set is a root (its trace id is its own hash).
-import { formatRawAddress, type MessageView, type TransactionView } from '../../ton/index.ts';
+import { formatAddressV3, type MessageView, type TransactionView } from '../../ton/index.ts';
 import type { TraceInput, TraceMessage, TraceNode, TraceTx } from './types.ts';
 
 const b64 = (b: Buffer) => b.toString('base64');
@@ -11,8 +11,8 @@ export function traceMessageOfView(m: MessageView): TraceMessage {
   for (const [k, v] of m.valueExtraCurrencies ?? []) extra[String(k)] = v.toString();
   return {
     hash: b64(m.hash),
-    source: m.source ? formatRawAddress(m.source, { upperCase: true }) : null,
-    destination: m.destination ? formatRawAddress(m.destination, { upperCase: true }) : null,
+    source: m.source ? formatAddressV3(m.source) : null,
+    destination: m.destination ? formatAddressV3(m.destination) : null,
     value: m.value,
     extraCurrencies: extra,
     opcode: m.opcode === null ? null : m.opcode >>> 0,
@@ -31,7 +31,7 @@ export function traceTxOfView(v: TransactionView, mcSeqno: number, emulated = fa
     hash: b64(v.hash),
     lt: v.lt,
     now: v.now,
-    account: formatRawAddress(v.account, { upperCase: true }),
+    account: formatAddressV3(v.account),
     mcSeqno,
     descr: d.type,
     aborted: d.aborted === true,

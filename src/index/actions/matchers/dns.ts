@@ -3,14 +3,14 @@
 // classifier: any sender, the item must be a known NFT item (toncenter cannot serialise the action without its
 // collection and falls back to call_contract), success is that of the call (call-failed.ts), and a bounce coming
 // back belongs to the action.
-import type { Address, Cell } from '@ton/core';
-import { formatRawAddress } from '../../../ton/index.ts';
+import type { Cell } from '@ton/core';
+import { formatAddressV3 } from '../../../ton/index.ts';
 import { DNS_OP } from '../../decode/contracts/events/index.ts';
 import type { ActionDraft, Details, JsonValue, Matcher, TraceNode } from '../types.ts';
 import { callFailed } from './call-failed.ts';
 import { bounceBack, internalIn } from './util.ts';
 
-const raw = (a: Address) => formatRawAddress(a, { upperCase: true });
+const raw = formatAddressV3;
 
 /** The record value as toncenter's change_dns_record_data keeps it: schema, value, flags. */
 interface DnsValue {

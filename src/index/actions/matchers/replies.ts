@@ -2,7 +2,7 @@
 // each matched message brings the excesses and bounces its transaction caused. (contract_deploy of the transactions
 // an action took is added by the driver, classify.ts.)
 import type { Address } from '@ton/core';
-import { formatRawAddress } from '../../../ton/index.ts';
+import { formatAddressV3 } from '../../../ton/index.ts';
 import type { MatchContext, TraceNode } from '../types.ts';
 
 export const EXCESS_OP = 0xd53276db;
@@ -26,5 +26,4 @@ export function freeChildrenWithOp(node: TraceNode, op: number, ctx: MatchContex
 }
 
 /** An address from a message body the way actions hold addresses: raw, upper-case; addr_none is null. */
-export const rawAddress = (a: Address | null | undefined): string | null =>
-  a ? formatRawAddress(a, { upperCase: true }) : null;
+export const rawAddress = (a: Address | null | undefined): string | null => (a ? formatAddressV3(a) : null);

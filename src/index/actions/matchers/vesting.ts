@@ -4,13 +4,13 @@
 // action, which then counts as successful. vesting_send_message is composite: the message the vesting sends on the
 // owner's behalf is classified again as its child (an ordinary ton_transfer, jetton_transfer…), seen by clients
 // that do not know vesting_send_message.
-import { type Address, type Cell, loadMessageRelaxed } from '@ton/core';
-import { formatRawAddress } from '../../../ton/index.ts';
+import { type Cell, loadMessageRelaxed } from '@ton/core';
+import { formatAddressV3 } from '../../../ton/index.ts';
 import { VESTING_OP } from '../../decode/contracts/events/index.ts';
 import type { ActionDraft, Matcher, TraceNode } from '../types.ts';
 import { bocB64, childrenWithOp, inBody, internalIn } from './util.ts';
 
-const raw = (a: Address) => formatRawAddress(a, { upperCase: true });
+const raw = formatAddressV3;
 
 /** send#a7733acd query_id:uint64 send_mode:uint8 msg:^MessageRelaxed, when the message is an internal one. */
 function readSend(body: Cell): { queryId: bigint; cell: Cell; destination: string; value: bigint } | null {
