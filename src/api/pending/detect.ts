@@ -7,7 +7,7 @@
 import { type Address, beginCell, type Cell, type TupleItem } from '@ton/core';
 import type { ContractInfo } from '../../index/actions/index.ts';
 import { methodId } from '../../lite/index.ts';
-import { contractMethodIds, formatRawAddress, knownWalletCode } from '../../ton/index.ts';
+import { contractMethodIds, formatAddressV3, knownWalletCode } from '../../ton/index.ts';
 import { decodeAccount, latestConfig, librariesFor, readAccount } from '../v2/emulate/chain-state.ts';
 import { runGetMethod } from '../v2/emulate/executor.ts';
 import type { V2Context } from '../v2/plugin.ts';
@@ -24,7 +24,7 @@ interface GetterState {
   extraCurrencies: Map<number, bigint>;
 }
 
-const rawOf = (a: Address) => formatRawAddress(a, { upperCase: true });
+const rawOf = formatAddressV3;
 
 /** The account after the emulated trace when it took part, else as the chain holds it at the emulation's block. */
 async function stateOf(v2: V2Context, e: EmulatedTrace, address: Address): Promise<GetterState> {

@@ -8,7 +8,7 @@
 import type { Address, Cell } from '@ton/core';
 import type { tonNode_blockIdExt } from 'ton-lite-client/dist/schema.js';
 import {
-  formatRawAddress,
+  formatAddressV3,
   loadBlockInfo,
   loadConfigParamFrom,
   loadConfigParams,
@@ -205,7 +205,7 @@ export async function emulateTrace(boc: Buffer, deps: TraceEmulatorDeps): Promis
       if (q.depth === 0) {
         throw new TraceEmulationError(
           'not_accepted',
-          `the account ${formatRawAddress(q.to, { upperCase: true })} did not accept the message: ${outcome.error}` +
+          `the account ${formatAddressV3(q.to)} did not accept the message: ${outcome.error}` +
             (outcome.exitCode === null ? '' : ` (exit code ${outcome.exitCode})`),
         );
       }
@@ -216,7 +216,7 @@ export async function emulateTrace(boc: Buffer, deps: TraceEmulatorDeps): Promis
     }
     const tx = transactionFromCell(outcome.transaction);
     slots.set(q.to.toRawString(), slotOf(outcome.shardAccount, slot.shard));
-    states.set(formatRawAddress(q.to, { upperCase: true }), { address: q.to, shardAccount: outcome.shardAccount });
+    states.set(formatAddressV3(q.to), { address: q.to, shardAccount: outcome.shardAccount });
     transactions.push({ cell: outcome.transaction, tx, workchain: q.to.workChain, shard: slot.shard, depth: q.depth });
     for (const m of tx.outMsgs) {
       const to = internalDestination(m);
