@@ -1,3 +1,10 @@
+// Multisig v2 (contracts.md §6): new_order -> init is multisig_create_order, approve (or an "approve" comment) ->
+// approve_accepted/approve_rejected is multisig_approve, and execute (order -> multisig) is multisig_execute. As
+// toncenter's classifier: each needs the order to be a known multisig order (a look-alike contract is left to the
+// basic matchers), its signers are participants, and each action ends where the next begins (the execute an
+// approval triggers is its own action). multisig_execute is composite: the messages the multisig sends for the
+// order are classified again as its children (the ton_transfer or jetton_transfer it pays), seen by clients that
+// do not know multisig_execute.
 import { formatAddressV3 } from '../../../ton/index.ts';
 import { MULTISIG_OP } from '../../decode/contracts/events/index.ts';
 import type { ActionDraft, Interfaces, Matcher, TraceNode } from '../types.ts';
