@@ -7,16 +7,13 @@
 //   classify:  classifyTrace over the loaded trees (the matchers alone, CPU only);
 //   job:       classifyStored: read + classify + write actions and action_accounts (what the classify job costs).
 // Usage: node --import tsx bench/actions.ts [--cycles N] [--repeat N]
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { librariesFrom } from '../src/cli/indexer-setup.ts';
 import { resolveDatabaseConfig } from '../src/common/index.ts';
 import { createDatabase, migrate } from '../src/db/index.ts';
-import { ACTIVITY_CYCLE, devnetDnsRoots, startActivity } from '../src/devnet/activity/index.ts';
-import { createDevnetNode } from '../src/devnet/node/index.ts';
+import { devnetDnsRoots } from '../src/devnet/activity/index.ts';
 import {
   classifyStored,
   classifyTrace,
@@ -30,6 +27,7 @@ import { createContractsEnv } from '../src/index/contracts/index.ts';
 import { createLiteSource, indexMcBlock } from '../src/index/index.ts';
 import { assembleTraces } from '../src/index/traces/index.ts';
 import { createLitePool, loadGlobalConfig } from '../src/lite/index.ts';
+import { startActivityDevnet } from './support/activity-devnet.ts';
 
 const { values } = parseArgs({
   options: {
@@ -52,24 +50,9 @@ if (!Number.isInteger(cycles) || cycles < 1 || !Number.isInteger(repeat) || repe
   process.exit(2);
 }
 
-const dir = await mkdtemp(join(tmpdir(), 'tongate-bench-actions-'));
-const node = createDevnetNode({ dataDir: dir, litePort: 0, blockIntervalMs: 100, sync: false, seed: 'bench-actions' });
+const devnet = await startActivityDevnet('bench/actions', cycles);
+const { dir, info } = devnet;
 try {
-  console.log(
-    `bench/actions: running ${cycles} activity cycle(s) (${ACTIVITY_CYCLE.length} steps each) on a devnet ...`,
-  );
-  const info = await node.start();
-  const activity = await startActivity({
-    liteConfig: info.globalConfigFile,
-    wallets: info.walletsFile,
-    seed: 'bench-actions',
-    steps: cycles * ACTIVITY_CYCLE.length,
-    intervalMs: 0,
-    pollMs: 100,
-  });
-  const counters = await activity.done;
-  console.log(`  activity: ${counters.ok} ok, ${counters.failed} failed, ${counters.skipped} skipped`);
-
   const pool = createLitePool({ servers: (await loadGlobalConfig(info.globalConfigFile)).liteservers });
   const source = createLiteSource(pool);
   const head = (await pool.getMasterchainInfo()).last.seqno;
@@ -133,6 +116,5 @@ try {
   await db.close();
   await pool.close();
 } finally {
-  await node.stop();
-  await rm(dir, { recursive: true, force: true });
+  await devnet.close();
 }

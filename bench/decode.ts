@@ -7,15 +7,12 @@
 //   events:     the same transactions -> decoder inputs -> candidate events;
 //   detection:  every changed account's state -> interfaces (cold cache, then warm: the steady state of a tail).
 // Usage: node --import tsx bench/decode.ts [--cycles N] [--threads N]
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { Address } from '@ton/core';
 import { createDatabase, migrate } from '../src/db/index.ts';
-import { ACTIVITY_CYCLE, devnetDnsRoots, startActivity } from '../src/devnet/activity/index.ts';
-import { createDevnetNode } from '../src/devnet/node/index.ts';
+import { devnetDnsRoots } from '../src/devnet/activity/index.ts';
 import { createContractsEnv } from '../src/index/contracts/index.ts';
 import {
   type AccountInput,
@@ -34,6 +31,7 @@ import {
 } from '../src/index/index.ts';
 import { createLitePool, loadGlobalConfig } from '../src/lite/index.ts';
 import { listBlockTransactions, loadBlockCell, transactionFromCell, transactionView } from '../src/ton/index.ts';
+import { startActivityDevnet } from './support/activity-devnet.ts';
 
 const { values } = parseArgs({
   options: {
@@ -56,24 +54,9 @@ if (!Number.isInteger(cycles) || cycles < 1 || !Number.isInteger(threads) || thr
   process.exit(2);
 }
 
-const dir = await mkdtemp(join(tmpdir(), 'tongate-bench-decode-'));
-const node = createDevnetNode({ dataDir: dir, litePort: 0, blockIntervalMs: 100, sync: false, seed: 'bench-decode' });
+const devnet = await startActivityDevnet('bench/decode', cycles);
+const { dir, info } = devnet;
 try {
-  console.log(
-    `bench/decode: running ${cycles} activity cycle(s) (${ACTIVITY_CYCLE.length} steps each) on a devnet ...`,
-  );
-  const info = await node.start();
-  const activity = await startActivity({
-    liteConfig: info.globalConfigFile,
-    wallets: info.walletsFile,
-    seed: 'bench-decode',
-    steps: cycles * ACTIVITY_CYCLE.length,
-    intervalMs: 0,
-    pollMs: 100,
-  });
-  const counters = await activity.done;
-  console.log(`  activity: ${counters.ok} ok, ${counters.failed} failed, ${counters.skipped} skipped`);
-
   const pool = createLitePool({ servers: (await loadGlobalConfig(info.globalConfigFile)).liteservers });
   const source = await createDevnetStoreSource(info.devnetDir, { fallback: createLiteSource(pool) });
   const head = await source.head();
@@ -178,6 +161,5 @@ try {
     `  detect (warm)  ${rate(states.length, warmMs).toFixed(1).padStart(8)} accounts/s  ${(rate(states.length, warmMs) / txPerS).toFixed(4)}x raw parse tx/s`,
   );
 } finally {
-  await node.stop().catch(() => {});
-  await rm(dir, { recursive: true, force: true });
+  await devnet.close();
 }
