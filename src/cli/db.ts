@@ -12,6 +12,7 @@ import {
 } from '../common/index.ts';
 import { createDatabase, type Database, describeDatabase, migrate } from '../db/index.ts';
 import { type Command, type OptionSpec, UsageError } from './command.ts';
+import { dbIndexesCommand } from './db-indexes.ts';
 
 const EXIT_RETRYABLE = 75;
 
@@ -69,5 +70,5 @@ const migrateCommand: Command = {
 export const dbCommand: Command = {
   name: 'db',
   summary: 'Manage the indexer database (PostgreSQL, or the embedded PGlite by default).',
-  subcommands: [migrateCommand],
+  subcommands: [migrateCommand, dbIndexesCommand(databaseOptions)],
 };

@@ -5,7 +5,7 @@
 import { rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { Cell } from '@ton/core';
+import type { Cell } from '@ton/core';
 import { startIndexWorker } from '../../workers/index-mc-block.ts';
 import {
   ConfigError,
@@ -19,6 +19,7 @@ import {
 } from '../common/index.ts';
 import { createDatabase, type Database, describeDatabase, migrate } from '../db/index.ts';
 import { createContractsEnv, type OwnedContractsEnv, parseDnsRoots } from '../index/contracts/index.ts';
+import { createDecodePool, defaultDecodeThreads } from '../index/decode-pool/index.ts';
 import {
   type BlockSource,
   createDevnetStoreSource,
@@ -30,6 +31,7 @@ import { createNodeDbSource, type NodeDbOptions } from '../index/source/node-db-
 import { createLitePool, type LiteMethods, loadGlobalConfig } from '../lite/index.ts';
 import type { NodeDb } from '../nodedb/node-db.ts';
 import { createQueue, type JobQueue, type Processor } from '../queue/index.ts';
+import { cellsFromBoc } from '../ton/index.ts';
 import { type OptionSpec, UsageError } from './command.ts';
 import { databaseOptions } from './db.ts';
 import { metricsOptions, serveMetrics } from './metrics-endpoint.ts';
@@ -102,6 +104,12 @@ export const decoderOptions: Record<string, OptionSpec> = {
     description: "worker threads running the decoders' get-methods",
     default: '1',
   },
+  'decode-threads': {
+    type: 'string',
+    value: 'N',
+    description:
+      'worker threads decoding blocks into rows while this thread writes (default: cores - 1, at least 1; 0: decode on this thread)',
+  },
 };
 
 export const indexerOptions: Record<string, OptionSpec> = {
@@ -155,6 +163,8 @@ export interface Indexer {
   indexMetrics: IndexMetrics;
   /** The contract decoders' environment; absent with --no-decoders. */
   contracts?: OwnedContractsEnv;
+  /** Threads a processor in this process decodes blocks on (--decode-threads); 0: on the main thread. */
+  decodeThreads: number;
   describe: { source: string; database: string; queue: string };
   close(): Promise<void>;
 }
@@ -183,6 +193,8 @@ export async function openIndexer(
     env: process.env,
   });
   const decoders = decoderConfig(values);
+  const decodeThreads = intOption(values, 'decode-threads', { min: 0 }) ?? defaultDecodeThreads();
+  if (decodeThreads > 64) throw new UsageError('--decode-threads must be at most 64');
   const metricsPort = intOption(values, 'metrics-port');
   if (metricsPort !== undefined && metricsPort > 65535) throw new UsageError(`--metrics-port must be at most 65535`);
   if (opts.requireSharedQueue && queueConfig.kind === 'local') {
@@ -269,6 +281,7 @@ export async function openIndexer(
       metrics,
       indexMetrics,
       contracts,
+      decodeThreads,
       describe: {
         source:
           nodeDbOptions !== undefined
@@ -345,7 +358,7 @@ export async function librariesFrom(pool: LiteMethods, hashes: Buffer[]): Promis
   const out = new Map<string, Cell>();
   const r = await pool.getLibraries(hashes);
   for (const e of r.result) {
-    const [cell] = Cell.fromBoc(Buffer.from(e.data));
+    const [cell] = cellsFromBoc(Buffer.from(e.data));
     if (cell?.hash().equals(Buffer.from(e.hash))) out.set(cell.hash().toString('hex'), cell);
   }
   return out;
@@ -394,19 +407,28 @@ export function onShutdownSignal(log: Log, graceMs = 30_000): { signal: AbortSig
   };
 }
 
-/** The index-mc-block processor in this process, logging each block (skipped ones at `skippedLevel`). */
+/** Jobs at once when --concurrency is not given: two per decode thread keep them busy while this thread writes. */
+export const defaultConcurrency = (ix: Indexer): number => Math.max(1, 2 * ix.decodeThreads);
+
+/**
+ * The index-mc-block processor in this process, logging each block (skipped ones at `skippedLevel`), decoding on
+ * ix.decodeThreads worker threads (closed with the processor).
+ */
 export function startProcessor(
   ix: Indexer,
   log: Log,
   concurrency: number,
   skippedLevel: 'debug' | 'info' = 'info',
 ): Processor {
-  return startIndexWorker({
+  const decoder =
+    ix.decodeThreads > 0 ? createDecodePool({ source: ix.source, threads: ix.decodeThreads, log }) : undefined;
+  const processor = startIndexWorker({
     queue: ix.queue,
     source: ix.source,
     db: ix.db,
     log,
     concurrency,
+    ...(decoder ? { decoder } : {}),
     metrics: ix.indexMetrics,
     ...(ix.contracts ? { contracts: ix.contracts } : {}),
     onIndexed: (r) =>
@@ -418,4 +440,10 @@ export function startProcessor(
         },
       ),
   });
+  return {
+    async close() {
+      await processor.close();
+      await decoder?.close();
+    },
+  };
 }

@@ -3,6 +3,7 @@
 import { type Command, UsageError } from './command.ts';
 import {
   createLog,
+  defaultConcurrency,
   EXIT_RETRYABLE,
   exitCodeFor,
   firstLine,
@@ -25,7 +26,11 @@ export const workCommand: Command = {
     `${EXIT_RETRYABLE} a retryable failure (source, database or Redis unreachable at start).`,
   options: {
     ...indexerOptions,
-    concurrency: { type: 'string', value: 'N', description: 'jobs processed at once', default: '1' },
+    concurrency: {
+      type: 'string',
+      value: 'N',
+      description: 'jobs processed at once (default: 2 per decode thread, 1 with --decode-threads 0)',
+    },
     'lock-ms': {
       type: 'string',
       value: 'MS',
@@ -35,14 +40,15 @@ export const workCommand: Command = {
   },
   async run({ values, positionals, err }) {
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-    const concurrency = intOption(values, 'concurrency', { min: 1 }) ?? 1;
+    const concurrencyFlag = intOption(values, 'concurrency', { min: 1 });
     const lockMs = intOption(values, 'lock-ms', { min: 1000 }) ?? 30_000;
     const log = createLog(err);
     const shutdown = onShutdownSignal(log);
     let ix: Indexer | undefined;
     try {
       ix = await openIndexer(values, log, { applicationName: 'tongate-work', requireSharedQueue: true, lockMs });
-      log('info', 'Started worker', { ...ix.describe, concurrency, pid: process.pid });
+      const concurrency = concurrencyFlag ?? defaultConcurrency(ix);
+      log('info', 'Started worker', { ...ix.describe, concurrency, decodeThreads: ix.decodeThreads, pid: process.pid });
       const processor = startProcessor(ix, log, concurrency);
       await new Promise<void>((resolve) => shutdown.signal.addEventListener('abort', () => resolve(), { once: true }));
       await processor.close();

@@ -18,6 +18,18 @@ export class PgJson {
   constructor(readonly value: unknown) {}
 }
 
+/**
+ * Rows already encoded as COPY text (encodeCopyText), e.g. by a decode thread: copyFrom sends the bytes as they
+ * are. `width` is the column count they were encoded for, checked against the COPY's columns.
+ */
+export class EncodedCopy {
+  constructor(
+    readonly text: Buffer,
+    readonly count: number,
+    readonly width: number,
+  ) {}
+}
+
 export const pgComposite = (...fields: unknown[]): PgComposite => new PgComposite(fields);
 export const pgJson = (value: unknown): PgJson => new PgJson(value);
 
@@ -81,10 +93,17 @@ export function toPgText(v: unknown): string {
 
 const ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
+const NEEDS_ESCAPE = /[\\\n\r\t]/;
+
 /** One field of a COPY text row: \N for NULL, otherwise the input text with \ \n \r \t escaped. */
 export function encodeCopyField(v: unknown): string {
   if (v === null || v === undefined) return '\\N';
-  return toPgText(v).replace(/[\\\n\r\t]/g, (c) => ESCAPES[c]!);
+  // Numbers, bigints and booleans never need escaping (the common case, kept off the regex path).
+  if (typeof v === 'bigint') return v.toString();
+  if (typeof v === 'boolean') return v ? 't' : 'f';
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  const text = toPgText(v);
+  return NEEDS_ESCAPE.test(text) ? text.replace(/[\\\n\r\t]/g, (c) => ESCAPES[c]!) : text;
 }
 
 /** One COPY text line, with its trailing newline. */
@@ -145,4 +164,29 @@ export async function* encodeCopyRows(
   }
   if (parts.length > 0) yield Buffer.from(parts.join(''), 'utf8');
   opts.onRows?.(count);
+}
+
+/** Rows as one COPY text buffer, checked as encodeCopyRows checks them. */
+export function encodeCopyText(rows: readonly (readonly unknown[])[], width: number): EncodedCopy {
+  const parts: string[] = [];
+  for (const [i, row] of rows.entries()) {
+    if (!Array.isArray(row) || row.length !== width) {
+      throw new DbError(
+        'TG_DB_ENCODE',
+        `row ${i} has ${Array.isArray(row) ? row.length : 'no'} values, expected ${width} (one per column)`,
+        {
+          details: { row: i },
+        },
+      );
+    }
+    try {
+      parts.push(encodeCopyRow(row));
+    } catch (e) {
+      if (e instanceof DbError) {
+        throw new DbError('TG_DB_ENCODE', `row ${i}: ${e.message}`, { details: { row: i, ...e.details } });
+      }
+      throw e;
+    }
+  }
+  return new EncodedCopy(Buffer.from(parts.join(''), 'utf8'), rows.length, width);
 }

@@ -3,7 +3,7 @@
 // JS values back (values.ts), the same COPY bytes (copy.ts) and the same typed errors (db-error.ts).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type DatabaseConfig, DbError, redactDatabaseUrl } from '../common/index.ts';
-import { encodeCopyRows } from './copy.ts';
+import { EncodedCopy, encodeCopyRows } from './copy.ts';
 import { toDbError } from './db-error.ts';
 import type { Driver, DriverSession } from './driver.ts';
 import { createPgliteDriver } from './pglite.ts';
@@ -18,7 +18,12 @@ export interface QueryResult<R extends Row = Row> {
   rowCount: number;
 }
 
-export type CopyRows = Iterable<readonly unknown[]> | AsyncIterable<readonly unknown[]>;
+async function* oneChunk(text: Buffer): AsyncGenerator<Buffer> {
+  yield text;
+}
+
+/** Rows to COPY: values (encoded here), or text a decode thread encoded already. */
+export type CopyRows = Iterable<readonly unknown[]> | AsyncIterable<readonly unknown[]> | EncodedCopy;
 
 /** What both a Database and a transaction handle offer. */
 export interface Queryable {
@@ -116,6 +121,21 @@ export async function createDatabase(cfg: DatabaseConfig): Promise<Database> {
     async copyFrom(table: string, columns: readonly string[], rows: CopyRows) {
       if (!isOpen()) throw new DbError('TG_DB_USAGE', 'copyFrom on a transaction that has ended');
       const target = copyTarget(table, columns);
+      if (rows instanceof EncodedCopy) {
+        if (rows.width !== columns.length) {
+          throw new DbError(
+            'TG_DB_ENCODE',
+            `COPY into ${table}: rows encoded for ${rows.width} columns, ${columns.length} given`,
+          );
+        }
+        if (rows.count === 0) return 0;
+        try {
+          await session.copyIn(target, oneChunk(rows.text));
+        } catch (e) {
+          throw toDbError(e, { where, what: `COPY into ${table}` });
+        }
+        return rows.count;
+      }
       let count = 0;
       try {
         await session.copyIn(

@@ -1,5 +1,5 @@
 // The database part: createDatabase() over PostgreSQL or PGlite, the COPY encoder, migrations.
-export { PgComposite, PgJson, pgComposite, pgJson } from './copy.ts';
+export { EncodedCopy, encodeCopyText, PgComposite, PgJson, pgComposite, pgJson } from './copy.ts';
 export {
   type CopyRows,
   createDatabase,

@@ -34,7 +34,7 @@ import { newShardBlocks, type ShardTop, shardTopsOf } from './parse/new-shard-bl
 import { blockKey } from './source/ids.ts';
 import { ACCOUNT_NONE } from './source/state-update.ts';
 import type { AccountStateAfter, BlockSource, FetchedBlock } from './source/types.ts';
-import { type UnitRows, writeUnit } from './write/index.ts';
+import { rowCount, type TableRows, type UnitRowsOf, writeUnit } from './write/index.ts';
 
 export type IndexLog = (
   level: 'debug' | 'info' | 'warn' | 'error',
@@ -42,9 +42,16 @@ export type IndexLog = (
   fields?: Record<string, unknown>,
 ) => void;
 
+/** Decodes masterchain blocks elsewhere (src/index/decode-pool: worker threads) with the same result. */
+export interface UnitDecoder {
+  decode(mcSeqno: number, opts: { contracts: boolean }): Promise<DecodedUnit>;
+}
+
 export interface IndexDeps {
   source: BlockSource;
   db: Database;
+  /** Where decoding runs (default: here, on this thread). */
+  decoder?: UnitDecoder;
   log?: IndexLog;
   /** Contract decoders (issue 9): their rows commit with the block's. Without them only the core tables fill. */
   contracts?: ContractsEnv;
@@ -67,7 +74,7 @@ interface UnitBlock {
 }
 
 /** What the contract decoders get from the core decoding of a unit. */
-interface ContractInputs {
+export interface ContractInputs {
   transactions: TransactionInput[];
   /** By `${workchain}:${hex}`: the unit's newest state of each account it changed, when code and data are known. */
   states: Map<string, AccountInput>;
@@ -95,12 +102,12 @@ export function accountInputOf(s: AccountStateAfter, lastTransLt: bigint): Accou
  * source at the shard block of the unit that holds the account, then the newest stored state.
  */
 function accountLookup(
-  unit: Awaited<ReturnType<typeof collectUnit>>,
+  mc: BlockIdExt | undefined,
+  tops: readonly ShardTop[],
   states: Map<string, AccountInput>,
   source: BlockSource,
   db: Database,
 ): (address: Address) => Promise<AccountInput | null> {
-  const mc = unit.blocks.find((b) => b.fetched.id.workchain === -1)?.fetched.id;
   return async (address) => {
     const k = `${address.workChain}:${address.hash.toString('hex')}`;
     const own = states.get(k);
@@ -109,7 +116,7 @@ function accountLookup(
     const at =
       address.workChain === -1
         ? mc
-        : unit.tops.find((t) => t.workchain === address.workChain && shardContains(t.shard, prefix))?.id;
+        : tops.find((t) => t.workchain === address.workChain && shardContains(t.shard, prefix))?.id;
     if (at) {
       const [found] = await source.accountStates(at, [address.hash]);
       const input = found ? accountInputOf(found, 0n) : null;
@@ -182,8 +189,8 @@ async function decodeUnit(
   unit: Awaited<ReturnType<typeof collectUnit>>,
   source: BlockSource,
   contracts: ContractInputs | null,
-): Promise<UnitRows> {
-  const rows: UnitRows = {
+): Promise<UnitRowsOf<Row[]>> {
+  const rows: UnitRowsOf<Row[]> = {
     mcSeqno,
     mcRootHash: unit.rootHash,
     blocks: [],
@@ -263,6 +270,37 @@ async function decodeUnit(
   return rows;
 }
 
+/** A unit decoded: its core rows, and what the contract decoders and their parent lookups need. */
+export interface DecodedUnit<T = TableRows> {
+  rows: UnitRowsOf<T>;
+  /** The masterchain block's id (absent for a declared unit without one). */
+  mcId: BlockIdExt | undefined;
+  tops: ShardTop[];
+  /** gen_utime of the masterchain block (or of the unit's first block). */
+  now: number;
+  /** Contract decoders' inputs, when asked for. */
+  inputs: ContractInputs | null;
+}
+
+/** Source -> parse -> decode for one unit: its core rows (and the contract decoders' inputs with `contracts`). */
+export async function decodeMcBlock(
+  mcSeqno: number,
+  source: BlockSource,
+  contracts: boolean,
+): Promise<DecodedUnit<Row[]>> {
+  const unit = await collectUnit(mcSeqno, source);
+  const inputs: ContractInputs | null = contracts ? { transactions: [], states: new Map() } : null;
+  const rows = await decodeUnit(mcSeqno, unit, source, inputs);
+  const mcBlock = unit.blocks.find((b) => b.fetched.id.workchain === -1) ?? unit.blocks[0];
+  return {
+    rows,
+    mcId: unit.blocks.find((b) => b.fetched.id.workchain === -1)?.fetched.id,
+    tops: unit.tops,
+    now: mcBlock?.block.info.genUtime ?? 0,
+    inputs,
+  };
+}
+
 /**
  * Indexes masterchain block `mcSeqno` with every shard block it newly commits: rows and checkpoint in one
  * transaction. Idempotent: a block with a checkpoint is skipped (or replaced with `replace`).
@@ -274,29 +312,30 @@ export async function indexMcBlock(mcSeqno: number, deps: IndexDeps): Promise<In
     if (r.rowCount > 0) return { mcSeqno, blocks: 0, transactions: 0, messages: 0, skipped: true };
   }
   const started = performance.now();
-  const unit = await collectUnit(mcSeqno, source);
-  const inputs: ContractInputs | null = deps.contracts ? { transactions: [], states: new Map() } : null;
-  const rows = await decodeUnit(mcSeqno, unit, source, inputs);
+  const contracts = deps.contracts !== undefined;
+  const decoded = deps.decoder
+    ? await deps.decoder.decode(mcSeqno, { contracts })
+    : await decodeMcBlock(mcSeqno, source, contracts);
+  const { rows, inputs } = decoded;
   if (deps.contracts && inputs) {
-    const mcBlock = unit.blocks.find((b) => b.fetched.id.workchain === -1) ?? unit.blocks[0];
-    const decoded = await decodeUnitContracts(
+    const result = await decodeUnitContracts(
       {
         mcSeqno,
-        now: mcBlock?.block.info.genUtime ?? 0,
+        now: decoded.now,
         transactions: inputs.transactions,
         states: [...inputs.states.values()],
-        account: accountLookup(unit, inputs.states, source, db),
+        account: accountLookup(decoded.mcId, decoded.tops, inputs.states, source, db),
       },
       deps.contracts,
     );
-    rows.contracts = decoded.tables;
+    rows.contracts = result.tables;
   }
   const written = await writeUnit(db, rows, { replace: deps.replace });
   const result: IndexResult = {
     mcSeqno,
-    blocks: written ? rows.blocks.length : 0,
-    transactions: written ? rows.transactions.length : 0,
-    messages: written ? rows.messages.length : 0,
+    blocks: written ? rowCount(rows.blocks) : 0,
+    transactions: written ? rowCount(rows.transactions) : 0,
+    messages: written ? rowCount(rows.messages) : 0,
     skipped: !written,
   };
   log?.('debug', written ? 'Indexed masterchain block' : 'Skipped indexed masterchain block', {

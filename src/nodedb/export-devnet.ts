@@ -4,14 +4,14 @@
 // exported, so a later run can extend the tree with the blocks the devnet made since, and refuses anything else.
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Cell } from '@ton/core';
+import type { Cell } from '@ton/core';
 import {
   type DevnetStore,
   type DevnetStoreReader,
   openDevnetStore,
   openDevnetStoreReader,
 } from '../devnet/store/index.ts';
-import { type BlockIdExt, listBlockTransactions, loadBlockCell } from '../ton/index.ts';
+import { type BlockIdExt, cellsFromBoc, listBlockTransactions, loadBlockCell } from '../ton/index.ts';
 import { readdirOrEmpty } from './fs-util.ts';
 import type { ArchiveGeneration } from './layout.ts';
 import { type NodeDbWriter, openNodeDbWriter, type WriterBlock } from './writer.ts';
@@ -316,7 +316,7 @@ export async function exportDevnetNodeDb(opts: ExportDevnetOptions): Promise<Exp
       const bytes = await input.reader.blockFile(id);
       if (!bytes)
         throw new Error(`devnet store: no file for ${what} ${id.workchain}:${id.shard.toString(16)}:${id.seqno}`);
-      const root = Cell.fromBoc(bytes)[0] as Cell;
+      const root = cellsFromBoc(bytes)[0] as Cell;
       result.transactions += listBlockTransactions(loadBlockCell(root)).length;
       if (!input.stateRoot) return { id, bytes, root };
       const state = await input.stateRoot(id);

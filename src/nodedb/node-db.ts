@@ -9,7 +9,6 @@
 import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { Cell } from '@ton/core';
 import { Lru } from '../common/index.ts';
 import { blockKey, checkedBlock } from '../index/source/ids.ts';
 import { statesFromNewState, stateUpdateNewSide } from '../index/source/state-update.ts';
@@ -554,9 +553,7 @@ class NodeDbReader implements NodeDb {
       }
       // the source's one check of fetched bytes (ids.ts checkedBlock), with a single-root BoC required on top
       try {
-        const roots = Cell.fromBoc(data);
-        if (roots.length !== 1) throw new Error(`the BoC has ${roots.length} roots, a block file has one`);
-        return checkedBlock(id, data, roots[0]);
+        return checkedBlock(id, data);
       } catch (e) {
         throw new NodeDbCorruptError(`${where}: block ${show(id)}: ${(e as Error).message}`, { cause: e });
       }

@@ -5,8 +5,9 @@
 import { createHash } from 'node:crypto';
 import { type FileHandle, mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { Cell } from '@ton/core';
+import type { Cell } from '@ton/core';
 import type { BlockIdExt } from '../ton/index.ts';
+import { cellsFromBoc } from '../ton/index.ts';
 import { parseFileName } from './fileref.ts';
 import { NodeDbFormatError } from './tl.ts';
 
@@ -377,7 +378,7 @@ export function checkBlockEntry(entry: PackEntry): BlockIdExt {
   }
   let roots: Cell[];
   try {
-    roots = Cell.fromBoc(entry.data);
+    roots = cellsFromBoc(entry.data);
   } catch (e) {
     throw new NodeDbFormatError(`${where}: data is not a BoC (${(e as Error).message})`);
   }

@@ -2,6 +2,7 @@
 export * from './address/index.ts';
 export * from './block/index.ts';
 export * from './boc/index.ts';
+export * from './cell/index.ts';
 export * from './config/index.ts';
 export * from './contract/index.ts';
 export * from './dict/index.ts';

@@ -1,8 +1,9 @@
 // The executor side of the runner: one @ton/sandbox Executor (the C++ emulator compiled to WASM) turning wire jobs
 // into wire results. A worker thread runs exactly this, and `threads: 0` runs it in the caller's thread.
-import { Address, Cell, parseTuple } from '@ton/core';
+import { Address, type Cell, parseTuple } from '@ton/core';
 import { Executor, type ExecutorEmulationResult, type ExecutorVerbosity } from '@ton/sandbox';
 import { TvmError } from '../common/errors.ts';
+import { cellsFromBoc } from '../ton/index.ts';
 import {
   asBuffer,
   BlobStore,
@@ -24,7 +25,7 @@ export interface JobHandler {
 type EmulationOutput = ExecutorEmulationResult['result'];
 
 function cellOf(bytes: Uint8Array): Cell {
-  const roots = Cell.fromBoc(asBuffer(bytes));
+  const roots = cellsFromBoc(asBuffer(bytes));
   if (roots.length !== 1) throw new Error(`expected a BoC with one root, got ${roots.length}`);
   return roots[0]!;
 }

@@ -4,9 +4,10 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { ExecutorVerbosity } from '@ton/sandbox';
 import { TvmError } from '../common/errors.ts';
+import { startTsWorker } from '../common/ts-worker.ts';
 import { CALL_NAMES, type Call, encodeCall } from './calls.ts';
 import { createJobHandler } from './job-handler.ts';
 import { BlobSender, type WireResult, type WorkerReply, type WorkerRequest } from './wire.ts';
@@ -40,28 +41,7 @@ export interface LaneEvents {
 /** Consecutive failed starts after which a lane gives up instead of respawning forever. */
 const MAX_START_FAILURES = 3;
 
-// The worker's entry is TypeScript, so the worker registers tsx's loader before importing it. `--import tsx` in
-// execArgv would be the natural way, but Node 20 ignores --import for worker threads (checked on 20.20).
 const WORKER_ENTRY = new URL('./worker.ts', import.meta.url).href;
-const BOOTSTRAP = `
-const { workerData } = require('node:worker_threads');
-import(workerData.tsx)
-  .then((tsx) => { tsx.register(); return import(workerData.entry); })
-  .catch((e) => setImmediate(() => { throw e; }));
-`;
-
-let tsxApi: string | null = null;
-
-/** tsx's ESM registration API (the `import` condition of `tsx/esm/api`; require.resolve would give the CJS one). */
-function tsxApiUrl(): string {
-  if (tsxApi !== null) return tsxApi;
-  const pkgPath = createRequire(import.meta.url).resolve('tsx/package.json');
-  const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as { exports: Record<string, { import: { default: string } }> };
-  const rel = pkg.exports['./esm/api']?.import.default;
-  if (rel === undefined) throw new TvmError(`tsx at ${pkgPath} has no ESM register API (./esm/api)`);
-  tsxApi = pathToFileURL(join(dirname(pkgPath), rel)).href;
-  return tsxApi;
-}
 
 function settle<T>(p: Promise<T>): Promise<void> {
   return p.then(
@@ -174,11 +154,7 @@ export function createWorkerLane(index: number, opts: { verbosity: ExecutorVerbo
 
   function spawn(): void {
     lastError = null;
-    const w = new Worker(BOOTSTRAP, {
-      eval: true,
-      execArgv: [],
-      workerData: { tsx: tsxApiUrl(), entry: WORKER_ENTRY, verbosity: opts.verbosity },
-    });
+    const w = startTsWorker(WORKER_ENTRY, { verbosity: opts.verbosity }, { execArgv: [] });
     worker = w;
     w.on('message', (msg: WorkerReply) => onMessage(w, msg));
     w.on('error', (e: Error) => {

@@ -1,7 +1,8 @@
 // createTvmRunner: a bounded FIFO of calls in front of N executors (worker threads, or one in-process executor).
 // A call waits until an executor is idle, is encoded for that executor, and its result is decoded back into cells.
-import { Cell, parseTuple, type TupleItem } from '@ton/core';
+import { type Cell, parseTuple, type TupleItem } from '@ton/core';
 import { TvmError } from '../common/errors.ts';
+import { cellsFromBoc } from '../ton/index.ts';
 import { CALL_NAMES, type Call, type TickTockArgs } from './calls.ts';
 import { createInProcessLane, createWorkerLane, type Lane, type LaneEvents } from './lanes.ts';
 import type { TvmGetArgs, TvmGetResult, TvmRunnerHandle, TvmRunnerOptions, TvmTxArgs, TvmTxResult } from './types.ts';
@@ -14,7 +15,7 @@ const UINT64_MAX = (1n << 64n) - 1n;
 type Pending = { call: Call; resolve(r: WireResult): void; reject(e: Error): void };
 
 function cellOf(bytes: Uint8Array): Cell {
-  return Cell.fromBoc(asBuffer(bytes))[0]!;
+  return cellsFromBoc(asBuffer(bytes))[0]!;
 }
 
 function invalid(call: Call['kind'], what: string): TvmError {

@@ -61,6 +61,8 @@ const TONGATE_TABLES: Record<string, string> = {
     "the trace assembler's in-flight messages, in the database instead of toncenter's local state files",
   trace_assembly: "the trace assembler's watermark (toncenter checkpoints it to <working-dir>/<seqno>.tastate)",
   pending_traces: 'emulated traces of messages sent through our APIs (toncenter keeps them in Redis)',
+  bulk_load_indexes:
+    'what a bulk backfill (walk backfill --bulk) dropped and must build again, so a killed run can finish (0008)',
 };
 
 /** Where a column's type differs from the type the spec states for it, and why. */

@@ -4,9 +4,9 @@
 // NFT owner is the account and whose wallet record points back at it, from dns_entries) and the interfaces of
 // its code (interfaces.ts: exact code hash, else the get-method ids of contract_methods). One query for the
 // whole page; an account the index has no state for gets neither domain nor interfaces, as in toncenter.
-import { Address, Cell } from '@ton/core';
+import { Address } from '@ton/core';
 import type { Queryable, Row } from '../../db/index.ts';
-import { createContractMethodsCache, formatUserFriendlyV3, isUserWalletCode } from '../../ton/index.ts';
+import { cellFromBase64, createContractMethodsCache, formatUserFriendlyV3, isUserWalletCode } from '../../ton/index.ts';
 import { detectInterfaces, knownInterfaceCodeHashes } from './interfaces.ts';
 import type { SqlQuery } from './render/values.ts';
 
@@ -34,7 +34,7 @@ function methodsOf(r: BookRow): number[] | null {
   if (r.code_hash === null || boc === null) return null;
   return methodsOfCode.get(r.code_hash, () => {
     try {
-      return Cell.fromBase64(boc);
+      return cellFromBase64(boc);
     } catch {
       return null;
     }

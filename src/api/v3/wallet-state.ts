@@ -9,8 +9,8 @@
 // network id as uint32). We follow toncenter, since clients compare against it.
 // Highload wallets are recognised elsewhere (address_book interfaces) but are not "wallets" here: toncenter
 // parses only these 11 codes.
-import { Cell } from '@ton/core';
-import { knownWalletCode } from '../../ton/index.ts';
+import type { Cell } from '@ton/core';
+import { cellFromBase64, knownWalletCode } from '../../ton/index.ts';
 
 export interface WalletFields {
   /** toncenter's wallet_type string: "wallet v4 r2", "wallet v5 beta", … */
@@ -30,7 +30,7 @@ export function parseWalletState(codeHash: string | null, dataBoc: string | null
   if (!known || known.v2Type === null || dataBoc === null) return null;
   let cell: Cell;
   try {
-    cell = Cell.fromBase64(dataBoc);
+    cell = cellFromBase64(dataBoc);
   } catch {
     return null;
   }

@@ -2,7 +2,7 @@
 // client path), and tests may implement it over another engine. Everything reads at the newest masterchain block.
 import {
   type Address,
-  Cell,
+  type Cell,
   loadTransaction,
   parseTuple,
   serializeTuple,
@@ -10,6 +10,7 @@ import {
   type TupleItem,
 } from '@ton/core';
 import type { BlockRef, LiteMethods } from '../../lite/index.ts';
+import { cellsFromBoc } from '../../ton/index.ts';
 
 export type AccountStatus = 'active' | 'uninit' | 'frozen' | 'nonexist';
 
@@ -67,7 +68,7 @@ export function liteActivityChain(lite: LiteMethods): ActivityChain {
     getAccount,
     async runGetMethod(address, method, args = []) {
       const r = await lite.runMethod(address, method, serializeTuple(args).toBoc(), await head(lite));
-      const stack = r.result && (r.exitCode === 0 || r.exitCode === 1) ? parseTuple(Cell.fromBoc(r.result)[0]!) : [];
+      const stack = r.result && (r.exitCode === 0 || r.exitCode === 1) ? parseTuple(cellsFromBoc(r.result)[0]!) : [];
       return { exitCode: r.exitCode, stack };
     },
     async sendExternal(message) {
@@ -77,7 +78,7 @@ export function liteActivityChain(lite: LiteMethods): ActivityChain {
       const acct = await getAccount(address);
       if (!acct.lastTx || acct.lastTx.lt === 0n) return [];
       const r = await lite.getTransactions(address, acct.lastTx.lt, acct.lastTx.hash, Math.min(limit, 16));
-      return Cell.fromBoc(r.transactions).map((c) => loadTransaction(c.beginParse()));
+      return cellsFromBoc(r.transactions).map((c) => loadTransaction(c.beginParse()));
     },
   };
 }

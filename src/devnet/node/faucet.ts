@@ -1,10 +1,11 @@
 // The faucet: a transfer from a genesis wallet (its mnemonic from wallets.json) through a running node's liteserver,
 // with nothing but the public protocol: the head by getMasterchainInfo, the wallet's seqno by runSmcMethod, a signed
 // transfer by sendMessage, then getAccountState on new blocks until the recipient's balance moves.
-import { type Address, Cell, comment, internal, parseTuple, serializeTuple } from '@ton/core';
+import { type Address, comment, internal, parseTuple, serializeTuple } from '@ton/core';
 import { mnemonicToPrivateKey } from '@ton/crypto';
 import { InputError, LiteTimeoutError } from '../../common/errors.ts';
 import type { BlockRef, LitePool } from '../../lite/index.ts';
+import { cellsFromBoc } from '../../ton/index.ts';
 import { DEVNET_GLOBAL_ID, type DevnetWalletVersion, walletContract } from '../genesis/index.ts';
 import type { WalletsFileEntry } from './published-files.ts';
 import { walletTransferMessage } from './wallet-messages.ts';
@@ -82,7 +83,7 @@ export async function runFaucet(f: FaucetArgs): Promise<FaucetResult> {
     const run = await f.pool.runMethod(contract.address, 'seqno', serializeTuple([]).toBoc(), at);
     let seqno = 0;
     if (run.exitCode !== NO_ACCOUNT) {
-      const top = run.result ? parseTuple(Cell.fromBoc(run.result)[0]!)[0] : undefined;
+      const top = run.result ? parseTuple(cellsFromBoc(run.result)[0]!)[0] : undefined;
       if (run.exitCode !== 0 || top?.type !== 'int') {
         throw new InputError(
           `faucet: ${entry.version} wallet ${entry.raw}: get-method seqno exited with ${run.exitCode}`,

@@ -4,7 +4,8 @@
 // main-thread share of each step is measured through the event loop's utilisation.
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { Cell } from '@ton/core';
+import type { Cell } from '@ton/core';
+import { cellsFromBoc } from '../../ton/index.ts';
 import type { TvmRunner } from '../../tvm/index.ts';
 import {
   type ChainTops,
@@ -125,7 +126,7 @@ export function createProducer(d: ProducerDeps): Producer {
     for (const q of await d.store.takeExternals(room)) {
       let cell: Cell | null = null;
       try {
-        cell = Cell.fromBoc(q.boc)[0] ?? null;
+        cell = cellsFromBoc(q.boc)[0] ?? null;
       } catch {
         cell = null;
       }

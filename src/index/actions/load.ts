@@ -1,6 +1,7 @@
 // Stored traces as the classifier's input: transactions, their messages and bodies by trace_id, linked into trees.
-import { Cell } from '@ton/core';
+import type { Cell } from '@ton/core';
 import type { Queryable } from '../../db/index.ts';
+import { cellFromBase64 } from '../../ton/index.ts';
 import { linkTrees } from './tree.ts';
 import type { TraceInput, TraceMessage, TraceTx } from './types.ts';
 
@@ -22,7 +23,7 @@ function messageOf(r: Record<string, unknown>): TraceMessage {
   let body: Cell | null = null;
   if (typeof boc === 'string' && boc !== '') {
     try {
-      body = Cell.fromBase64(boc);
+      body = cellFromBase64(boc);
     } catch {
       body = null;
     }

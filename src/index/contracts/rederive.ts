@@ -3,8 +3,9 @@
 // every account), then event tables from the stored transactions, messages and bodies of the masterchain blocks
 // in range, joined with the fresh detections. Each batch commits in its own transaction; a crash leaves every
 // batch either old or new, and a re-run redoes it.
-import { Address, Cell } from '@ton/core';
+import { Address } from '@ton/core';
 import type { Database, Queryable } from '../../db/index.ts';
+import { cellFromBase64 } from '../../ton/index.ts';
 import type { Row } from '../decode/columns.ts';
 import { transactionInputFromRows } from '../decode/contracts/events/index.ts';
 import type { AccountInput, TransactionInput } from '../decode/contracts/types.ts';
@@ -105,8 +106,8 @@ async function rederiveStates(o: RederiveOptions, range: [number, number], table
     after = page.rows[page.rows.length - 1]!.account;
     const states: AccountInput[] = page.rows.map((r) => ({
       address: Address.parseRaw(r.account),
-      code: Cell.fromBase64(r.code_boc),
-      data: Cell.fromBase64(r.data_boc),
+      code: cellFromBase64(r.code_boc),
+      data: cellFromBase64(r.data_boc),
       balance: BigInt(r.balance),
       lastTransLt: BigInt(r.last_trans_lt),
     }));

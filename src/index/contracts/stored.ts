@@ -1,12 +1,12 @@
 // What the contract decoders read back from the database: another account's newest stored state (a parent for
 // cross-checks when the source cannot show it at the block) and an earlier detection (an event whose receiver
 // the unit did not show with code and data). Parameterised statements only.
-import { Address, Cell } from '@ton/core';
+import { Address } from '@ton/core';
 import type { Queryable } from '../../db/index.ts';
-import { formatAddressV3 } from '../../ton/index.ts';
+import { cellFromBase64, formatAddressV3 } from '../../ton/index.ts';
 import type { AccountInput, Detected } from '../decode/contracts/types.ts';
 
-const cellOf = (b64: string) => Cell.fromBase64(b64);
+const cellOf = (b64: string) => cellFromBase64(b64);
 const hashOf = (b64: string | null) => (b64 ? Buffer.from(b64, 'base64') : Buffer.alloc(32));
 const addr = (s: string | null) => (s ? Address.parseRaw(s) : null);
 

@@ -1,6 +1,23 @@
 // Planning: which index-mc-block jobs to enqueue (backfill, gaps, tail).
 export { type BackfillPlan, planBackfill } from './backfill.ts';
 export {
+  BULK_KEEP_INDEXES,
+  BULK_TABLES,
+  type BulkBackfillReport,
+  type BulkIndexes,
+  type BulkLog,
+  type BulkOptions,
+  bulkBackfill,
+  type DropReport,
+  dropSecondaryIndexes,
+  openBulkIndexes,
+  pendingBulkIndexes,
+  type RecordedIndex,
+  type RestoreReport,
+  restoreSecondaryIndexes,
+  secondaryIndexes,
+} from './bulk.ts';
+export {
   checkpointBounds,
   checkpointedSeqnos,
   findGaps,

@@ -3,11 +3,10 @@
 // hash. The file layer holds no shard states, so account states come from a liteserver source when one is
 // given (`fallback`), else from each block's own state update (hashes, balances and statuses exact; code and
 // data BoCs only where the update carries them: `complete: false`).
-import type { Cell } from '@ton/core';
 import { IndexError, Lru } from '../../common/index.ts';
 import { type DevnetStoreReader, openDevnetStoreReader } from '../../devnet/store/index.ts';
 import type { BlockIdExt } from '../../ton/index.ts';
-import { blockKey, checkedBlock } from './ids.ts';
+import { blockKey, fileCheckedBlock } from './ids.ts';
 import { statesFromNewState, stateUpdateNewSide } from './state-update.ts';
 import type { BlockSource, FetchedBlock } from './types.ts';
 
@@ -17,13 +16,13 @@ export interface DevnetStoreSourceOptions {
 }
 
 /** Blocks read recently whose state updates accountStates may still ask for (bounded: it keeps cells alive). */
-const NEW_SIDES_KEPT = 64;
+const BLOCKS_KEPT = 64;
 
 export async function createDevnetStoreSource(dir: string, opts: DevnetStoreSourceOptions = {}): Promise<BlockSource> {
   const reader: DevnetStoreReader = await openDevnetStoreReader(dir);
-  // The processor asks for a block's account states right after decoding the block it read: keep the new side
-  // of each state update read here (not the whole block), so accountStates neither reads nor parses it again.
-  const newSides = new Lru<string, Cell>(opts.fallback ? 0 : NEW_SIDES_KEPT);
+  // The processor asks for a block's account states right after decoding the block it read: keep the blocks read
+  // here (their root is parsed once, when first read), so accountStates neither reads nor parses one again.
+  const recent = new Lru<string, FetchedBlock>(opts.fallback ? 0 : BLOCKS_KEPT);
   const sideKey = (id: BlockIdExt) => `${blockKey(id)}:${id.rootHash.toString('hex')}`;
   const read = async (id: BlockIdExt): Promise<FetchedBlock> => {
     const bytes = id.seqno === 0 ? await reader.zeroStateFile(id) : await reader.blockFile(id);
@@ -32,13 +31,14 @@ export async function createDevnetStoreSource(dir: string, opts: DevnetStoreSour
         details: { block: blockKey(id) },
       });
     }
-    const fetched = checkedBlock(id, bytes);
-    const side = id.seqno === 0 ? undefined : stateUpdateNewSide(fetched.root);
-    if (side) newSides.set(sideKey(id), side);
+    // File hash now; the parse and root check when the root is first read (here, or in a decode thread).
+    const fetched = fileCheckedBlock(id, bytes);
+    if (id.seqno !== 0) recent.set(sideKey(id), fetched);
     return fetched;
   };
   return {
     name: 'devnet-store',
+    ...(opts.fallback ? {} : { statesFromBlocks: true as const }),
     async head() {
       return (await reader.head())?.mcSeqno ?? -1;
     },
@@ -51,9 +51,9 @@ export async function createDevnetStoreSource(dir: string, opts: DevnetStoreSour
     async accountStates(id, addresses) {
       if (opts.fallback) return opts.fallback.accountStates(id, addresses);
       const key = sideKey(id);
-      const side = newSides.get(key) ?? stateUpdateNewSide((await read(id)).root);
-      newSides.delete(key);
-      return statesFromNewState(side, id.workchain, addresses);
+      const fetched = recent.get(key) ?? (await read(id));
+      recent.delete(key);
+      return statesFromNewState(stateUpdateNewSide(fetched.root), id.workchain, addresses);
     },
     async close() {
       await reader.close();

@@ -13,9 +13,8 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Cell } from '@ton/core';
 import { IndexError } from '../../common/index.ts';
-import { type BlockIdExt, blockId, listShards, loadBlockCell } from '../../ton/index.ts';
+import { type BlockIdExt, blockId, cellsFromBoc, listShards, loadBlockCell } from '../../ton/index.ts';
 import { blockKey } from './ids.ts';
 import { statesFromStateUpdate } from './state-update.ts';
 import type { BlockSource, DeclaredUnit, FetchedBlock } from './types.ts';
@@ -47,7 +46,7 @@ export async function createFileSource(input: FileSourceInput): Promise<FileSour
   const byKey = new Map<string, FetchedBlock>();
   const decoded = new Map<string, ReturnType<typeof loadBlockCell>>();
   for (const bytes of all) {
-    const root = Cell.fromBoc(bytes)[0]!;
+    const root = cellsFromBoc(bytes)[0]!;
     const block = loadBlockCell(root);
     const fileHash = createHash('sha256').update(bytes).digest();
     const id = blockId(block, root.hash(), fileHash) as BlockIdExt;
@@ -121,6 +120,7 @@ export async function createFileSource(input: FileSourceInput): Promise<FileSour
     async block(id) {
       return get(id);
     },
+    statesFromBlocks: true,
     async accountStates(id, addresses) {
       return statesFromStateUpdate(decoded.get(blockKey(get(id).id))!, addresses);
     },

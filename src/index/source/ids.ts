@@ -1,8 +1,8 @@
 // Block id helpers shared by the sources and the parser.
 import { createHash } from 'node:crypto';
-import { Cell } from '@ton/core';
+import type { Cell } from '@ton/core';
 import { IndexError } from '../../common/index.ts';
-import type { BlockIdExt } from '../../ton/index.ts';
+import { type BlockIdExt, cellOf, readCellTable } from '../../ton/index.ts';
 import type { FetchedBlock } from './types.ts';
 
 export const MC_SHARD = 0x8000000000000000n;
@@ -12,23 +12,55 @@ export function blockKey(id: { workchain: number; shard: bigint; seqno: number }
   return `${id.workchain}:${BigInt.asUintN(64, id.shard).toString(16).padStart(16, '0')}:${id.seqno}`;
 }
 
-/** Parses block file bytes and checks them against the id they were fetched for. */
-export function checkedBlock(id: BlockIdExt, bytes: Buffer, root?: Cell | null): FetchedBlock {
+function sourceError(id: BlockIdExt, message: string): IndexError {
+  return new IndexError('TG_INDEX_SOURCE', `block ${blockKey(id)}: ${message}`, { details: { block: blockKey(id) } });
+}
+
+function checkFileHash(id: BlockIdExt, bytes: Buffer): void {
   const fileHash = createHash('sha256').update(bytes).digest();
   if (!fileHash.equals(id.fileHash)) {
-    throw new IndexError(
-      'TG_INDEX_SOURCE',
-      `block ${blockKey(id)}: file bytes hash to ${fileHash.toString('hex')}, expected ${id.fileHash.toString('hex')}`,
-      {
-        details: { block: blockKey(id) },
-      },
-    );
+    throw sourceError(id, `file bytes hash to ${fileHash.toString('hex')}, expected ${id.fileHash.toString('hex')}`);
   }
-  const cell = root ?? Cell.fromBoc(bytes)[0];
-  if (!cell?.hash().equals(id.rootHash)) {
-    throw new IndexError('TG_INDEX_SOURCE', `block ${blockKey(id)}: root cell hash differs from the id's root hash`, {
-      details: { block: blockKey(id) },
-    });
-  }
+}
+
+/**
+ * The one parse of a block on the hot path: a lazy cell table whose root hash check hashes every cell once,
+ * natively (later reads of the cells reuse those hashes), checked against the id's root hash.
+ */
+function checkedRoot(id: BlockIdExt, bytes: Buffer): Cell {
+  // The file hash is checked before, so the BoC's own CRC adds nothing.
+  const table = readCellTable(bytes, { skipCrc: true });
+  if (table.roots.length !== 1) throw sourceError(id, `the BoC has ${table.roots.length} roots, a block file has one`);
+  table.hashAll();
+  const cell = cellOf(table, table.roots[0] as number);
+  if (!cell.hash().equals(id.rootHash)) throw sourceError(id, "root cell hash differs from the id's root hash");
+  return cell;
+}
+
+/**
+ * Parses block file bytes and checks them against the id they were fetched for (file hash, then the root hash of
+ * the one parse). `root` is a root the caller parsed already (it is checked against the id's root hash).
+ */
+export function checkedBlock(id: BlockIdExt, bytes: Buffer, root?: Cell | null): FetchedBlock {
+  checkFileHash(id, bytes);
+  const cell = root ?? checkedRoot(id, bytes);
+  if (root && !root.hash().equals(id.rootHash)) throw sourceError(id, "root cell hash differs from the id's root hash");
   return { id, bytes, root: cell };
+}
+
+/**
+ * Like checkedBlock, but the bytes are parsed (and their root hash checked) when `root` is first read: a source
+ * on the main thread hands the bytes to a decode thread (src/index/decode-pool) without parsing them itself.
+ */
+export function fileCheckedBlock(id: BlockIdExt, bytes: Buffer): FetchedBlock {
+  checkFileHash(id, bytes);
+  let root: Cell | null = null;
+  return {
+    id,
+    bytes,
+    get root(): Cell {
+      root ??= checkedRoot(id, bytes);
+      return root;
+    },
+  };
 }

@@ -2,13 +2,13 @@
 // (getBlock: the pool checks the root hash, we check the file hash), account states after a shard block
 // (getAccountState at that block: the proof is checked against the block's root hash and must contain the
 // returned Account cell). The pool routes and retries; its errors are typed and keep their retryable flag.
-import { Address, Cell } from '@ton/core';
+import { Address } from '@ton/core';
 import { Functions } from 'ton-lite-client/dist/schema.js';
 import { IndexError } from '../../common/index.ts';
 import type { LitePool } from '../../lite/index.ts';
 import { toBlockIdExt } from '../../lite/index.ts';
-import { blockIdFromTl, verifyProofBoc } from '../../ton/index.ts';
-import { blockKey, checkedBlock, MC_SHARD } from './ids.ts';
+import { blockIdFromTl, cellsFromBoc, verifyProofBoc } from '../../ton/index.ts';
+import { blockKey, fileCheckedBlock, MC_SHARD } from './ids.ts';
 import { mapLimit } from './limit.ts';
 import { ACCOUNT_NONE, accountInState } from './state-update.ts';
 import type { AccountStateAfter, BlockSource, FetchedBlock } from './types.ts';
@@ -21,8 +21,10 @@ export interface LiteSourceOptions {
 export function createLiteSource(pool: LitePool, opts: LiteSourceOptions = {}): BlockSource {
   const concurrency = opts.accountConcurrency ?? 8;
   const fetch = async (id: FetchedBlock['id']): Promise<FetchedBlock> => {
-    const r = await pool.getBlock(id);
-    return checkedBlock(id, Buffer.from(r.data), r.root);
+    // Unverified by the pool: the root hash is checked where the block is parsed, once (here when the root is
+    // first read, or in a decode thread; src/index/decode-pool).
+    const r = await pool.getBlock(id, { verify: false });
+    return fileCheckedBlock(id, Buffer.from(r.data));
   };
   return {
     name: 'lite',
@@ -48,7 +50,7 @@ export function createLiteSource(pool: LitePool, opts: LiteSourceOptions = {}): 
           id: tlId,
           account: { kind: 'liteServer.accountId', workchain: id.workchain, id: address },
         });
-        const account = r.state.length > 0 ? Cell.fromBoc(Buffer.from(r.state))[0]! : ACCOUNT_NONE;
+        const account = r.state.length > 0 ? cellsFromBoc(Buffer.from(r.state))[0]! : ACCOUNT_NONE;
         // The proof ties the state to the block: [block proof, state proof] against the block's root hash.
         const { state } = verifyProofBoc(Buffer.from(r.proof), id.rootHash);
         const proven = state ? accountInState(state, address) : null;

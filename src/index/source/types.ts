@@ -51,6 +51,11 @@ export interface BlockSource {
    * order asked. An empty array when the source cannot provide states for this block.
    */
   accountStates(id: BlockIdExt, addresses: readonly Buffer[]): Promise<AccountStateAfter[]>;
+  /**
+   * True when accountStates(id, …) reads the states from block `id`'s own state update (the new side of its
+   * Merkle update) and nothing else: a decode thread that parsed the block can then read them itself.
+   */
+  readonly statesFromBlocks?: true;
   /** Sources without masterchain blocks declare their units here (file source); others return null. */
   declaredUnit?(mcSeqno: number): Promise<DeclaredUnit | null>;
   close(): Promise<void>;

@@ -3,7 +3,11 @@ export {
   DECODER_VERSION,
   deleteUnitRows,
   indexedSeqnos,
+  rowCount,
+  type TableRows,
   type UnitRows,
+  type UnitRowsOf,
+  uniqueByKey,
   type WriteOptions,
   writeUnit,
 } from './write-unit.ts';

@@ -4,7 +4,7 @@
 // them; the delete is what makes an explicit re-run replace rows), COPY of the rows, insert-if-absent for the
 // content-addressed tables, the latest_account_states upsert that only moves forward in last_trans_lt, and
 // the checkpoint itself.
-import type { Database, Queryable } from '../../db/index.ts';
+import type { Database, EncodedCopy, Queryable } from '../../db/index.ts';
 import {
   ACCOUNT_STATE_COLUMNS,
   BLOCK_COLUMNS,
@@ -23,20 +23,29 @@ export const CORE_PART = 'core';
 /** Raised when decoding changes what a row holds, so blocks written by older code can be found and redone. */
 export const DECODER_VERSION = 1;
 
-export interface UnitRows {
+/**
+ * A unit's rows per core table: values, or COPY text a decode thread encoded (src/index/decode-pool), with the
+ * content-addressed tables already deduplicated and sorted as uniqueByKey does.
+ */
+export interface UnitRowsOf<T> {
   mcSeqno: number;
   /** Base64 root hash of the masterchain block (or the unit's synthetic hash). */
   mcRootHash: string;
-  blocks: Row[];
-  shardState: Row[];
-  transactions: Row[];
-  messages: Row[];
-  messageContents: Row[];
-  accountStates: Row[];
-  latestAccountStates: Row[];
+  blocks: T;
+  shardState: T;
+  transactions: T;
+  messages: T;
+  messageContents: T;
+  accountStates: T;
+  latestAccountStates: T;
   /** Contract decoders' rows by table (issue 9); absent when the decoders are off. */
   contracts?: Map<string, Row[]>;
 }
+
+export type TableRows = Row[] | EncodedCopy;
+export type UnitRows = UnitRowsOf<TableRows>;
+
+export const rowCount = (t: TableRows): number => (Array.isArray(t) ? t.length : t.count);
 
 export interface WriteOptions {
   /** Replace the rows even when a checkpoint exists (a re-run after a decoder fix). Default: skip. */
@@ -44,7 +53,7 @@ export interface WriteOptions {
 }
 
 /** Dedupe by the first column (content-addressed tables); sorted so concurrent writers lock in one order. */
-function uniqueByKey(rows: Row[]): Row[] {
+export function uniqueByKey(rows: Row[]): Row[] {
   const m = new Map<string, Row>();
   for (const r of rows) m.set(String(r[0]), r);
   return [...m.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
@@ -55,6 +64,8 @@ const LATEST_UPDATE = `ON CONFLICT (account) DO UPDATE SET ${LATEST_ACCOUNT_STAT
   .join(', ')} WHERE latest_account_states.last_trans_lt < EXCLUDED.last_trans_lt`;
 
 /** Writes one unit; returns false (and writes nothing) when its checkpoint was already there. */
+const unique = (t: TableRows): TableRows => (Array.isArray(t) ? uniqueByKey(t) : t);
+
 export async function writeUnit(db: Database, rows: UnitRows, opts: WriteOptions = {}): Promise<boolean> {
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock(hashtext($1), $2)', [CORE_PART, rows.mcSeqno]);
@@ -84,33 +95,33 @@ export async function writeUnit(db: Database, rows: UnitRows, opts: WriteOptions
       tx,
       'message_contents',
       MESSAGE_CONTENT_COLUMNS,
-      uniqueByKey(rows.messageContents),
+      unique(rows.messageContents),
       'ON CONFLICT (hash) DO NOTHING',
     );
     await copyThroughStage(
       tx,
       'account_states',
       ACCOUNT_STATE_COLUMNS,
-      uniqueByKey(rows.accountStates),
+      unique(rows.accountStates),
       'ON CONFLICT (hash) DO NOTHING',
     );
     await copyThroughStage(
       tx,
       'latest_account_states',
       LATEST_ACCOUNT_STATE_COLUMNS,
-      uniqueByKey(rows.latestAccountStates),
+      unique(rows.latestAccountStates),
       LATEST_UPDATE,
     );
     // The checkpoint's row counts stay the core tables' (equal whether or not the decoders ran).
     if (rows.contracts) await writeContractRows(tx, rows.contracts);
     await applyTraceIds(tx, rows.mcSeqno, traceIds);
     const counts = {
-      blocks: rows.blocks.length,
-      shard_state: rows.shardState.length,
-      transactions: rows.transactions.length,
-      messages: rows.messages.length,
-      message_contents: rows.messageContents.length,
-      account_states: rows.accountStates.length,
+      blocks: rowCount(rows.blocks),
+      shard_state: rowCount(rows.shardState),
+      transactions: rowCount(rows.transactions),
+      messages: rowCount(rows.messages),
+      message_contents: rowCount(rows.messageContents),
+      account_states: rowCount(rows.accountStates),
     };
     await tx.query(
       `INSERT INTO index_checkpoints (part, mc_seqno, mc_root_hash, decoder_version, row_counts) VALUES ($1, $2, $3, $4, $5)

@@ -10,7 +10,8 @@
 // and the children's (depth, hash) pairs at each level, all of which the record holds (TON's cell hashing,
 // higher levels included: pruned branches, Merkle proofs and updates).
 import { createHash } from 'node:crypto';
-import { type BitString, Cell } from '@ton/core';
+import type { BitString, Cell } from '@ton/core';
+import { cellsFromBoc } from '../../ton/index.ts';
 import type { MergeFn } from '../kv/types.ts';
 import { NodeDbFormatError } from '../tl.ts';
 
@@ -126,7 +127,7 @@ export function parseCellRecord(value: Buffer, key?: Buffer): ParsedCellRecord {
     if (refcount <= 0) throw new NodeDbFormatError(`${where}: refcount ${refcount}, expected > 0`);
     let roots: Cell[];
     try {
-      roots = Cell.fromBoc(value.subarray(8));
+      roots = cellsFromBoc(value.subarray(8));
     } catch (e) {
       throw new NodeDbFormatError(`${where}: the embedded BoC does not parse (${(e as Error).message})`);
     }

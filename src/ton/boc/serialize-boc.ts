@@ -10,6 +10,7 @@
 // BoC the node produced (a liteserver proof, a block file) comes out byte for byte the same.
 import { type Cell, CellType, crc32c } from '@ton/core';
 import { CodecError } from '../../common/errors.ts';
+import { BOC_MAGIC } from '../cell/index.ts';
 
 export interface SerializeBocOptions {
   /** Write the cell offset index (default false). */
@@ -24,8 +25,6 @@ export interface SerializeBocOptions {
    */
   hashes?: boolean;
 }
-
-export const BOC_MAGIC = 0xb5ee9c72;
 
 // The node's weight budget for one cell and its children (BagOfCells::max_cell_whs). Weights only decide
 // which cells count as "special" (would get stored hashes); that in turn changes the cell order.

@@ -1,7 +1,7 @@
 // Message body conventions that are not TL-B types of block.tlb: the 32-bit opcode, text comments
 // (op 0 followed by a "snake" string) and encrypted comments (op 0x2167da4b), and the `msg_data`
 // forms tonlib (toncenter v2) gives a message body.
-import type { Cell, Slice } from '@ton/core';
+import type { BitString, Cell, Slice } from '@ton/core';
 
 /** Opcode of a text comment: `text_comment#00000000 text:SnakeString`. */
 export const OP_TEXT_COMMENT = 0;
@@ -29,20 +29,32 @@ export function formatOpcode(opcode: number): string {
  * or a cell in the chain cannot be read (exotic).
  */
 export function readSnakeBytes(s: Slice): Buffer | null {
-  const chunks: boolean[] = [];
+  const chunks: BitString[] = [];
+  let bits = 0;
   let cur: Slice | null = s.clone();
   try {
     while (cur) {
-      const n = cur.remainingBits;
-      for (let i = 0; i < n; i++) chunks.push(cur.loadBit());
+      const chunk = cur.loadBits(cur.remainingBits);
+      chunks.push(chunk);
+      bits += chunk.length;
       cur = cur.remainingRefs > 0 ? cur.loadRef().beginParse() : null;
     }
   } catch {
     return null;
   }
-  if (chunks.length % 8 !== 0) return null;
-  const out = Buffer.alloc(chunks.length / 8);
-  for (let i = 0; i < chunks.length; i++) if (chunks[i]) out[i >> 3] = (out[i >> 3] ?? 0) | (0x80 >> (i % 8));
+  if (bits % 8 !== 0) return null;
+  // Whole bytes are copied as they are; a chunk that does not start on a byte boundary is placed bit by bit.
+  const out = Buffer.alloc(bits / 8);
+  let at = 0;
+  for (const c of chunks) {
+    const aligned = at % 8 === 0 && c.length % 8 === 0 ? c.subbuffer(0, c.length) : null;
+    if (aligned) {
+      aligned.copy(out, at / 8);
+      at += c.length;
+      continue;
+    }
+    for (let i = 0; i < c.length; i++, at++) if (c.at(i)) out[at >> 3] = (out[at >> 3] as number) | (0x80 >> (at % 8));
+  }
   return out;
 }
 

@@ -89,7 +89,7 @@ export function extraCurrencyMap(other: Dictionary<number, bigint> | null | unde
 
 export function messageView(m: Message, opts: MessageViewOptions = {}): MessageView {
   const info = m.info;
-  const initState = m.init ? beginCell().store(storeStateInit(m.init)).endCell() : null;
+  const initState = m.initCell ?? (m.init ? beginCell().store(storeStateInit(m.init)).endCell() : null);
   const legacyIhr = (opts.globalVersion ?? 12) < 12;
   const view: MessageView = {
     hash: messageHash(m),

@@ -14,6 +14,7 @@
 // storeMessageExact(loadMessageExact(c)) rebuilds c bit for bit.
 import { type Builder, beginCell, type Cell, type Slice } from '@ton/core';
 import { CodecError } from '../../common/errors.ts';
+import { lazyCell } from '../cell/index.ts';
 import {
   type CommonMsgInfo,
   type CommonMsgInfoRelaxed,
@@ -36,6 +37,8 @@ interface MessageOf<Info> {
   bodyInRef: boolean;
   /** The cell this message was decoded from (when it was a whole cell); storers ignore it. */
   raw?: Cell;
+  /** The StateInit as the cell it was read from (its ref, or the inline bits and refs); storers ignore it. */
+  initCell?: Cell;
 }
 
 export type Message = MessageOf<CommonMsgInfo>;
@@ -44,9 +47,22 @@ export type MessageRelaxed = MessageOf<CommonMsgInfoRelaxed>;
 function loadRest<Info>(s: Slice, type: string, info: Info, raw: Cell | undefined): MessageOf<Info> {
   let init: StateInit | null = null;
   let initInRef = false;
+  let initCell: Cell | undefined;
   if (s.loadBit()) {
     initInRef = s.loadBit();
-    init = initInRef ? loadWhole('StateInit', loadRefCell(s, type, 'init'), loadStateInit) : loadStateInit(s);
+    if (initInRef) {
+      initCell = loadRefCell(s, type, 'init');
+      init = loadWhole('StateInit', initCell, loadStateInit);
+    } else {
+      const at = s.clone();
+      const bits = s.remainingBits;
+      const refs = s.remainingRefs;
+      init = loadStateInit(s);
+      initCell = lazyCell(
+        at.loadBits(bits - s.remainingBits),
+        Array.from({ length: refs - s.remainingRefs }, () => at.loadRef()),
+      );
+    }
   }
   const bodyInRef = s.loadBit();
   let body: Cell;
@@ -67,6 +83,7 @@ function loadRest<Info>(s: Slice, type: string, info: Info, raw: Cell | undefine
   }
   const m: MessageOf<Info> = { info, init, initInRef, body, bodyInRef };
   if (raw) m.raw = raw;
+  if (initCell) m.initCell = initCell;
   return m;
 }
 

@@ -6,9 +6,10 @@
 // GET_METHOD_GAS_LIMIT). Moving it to worker threads, as src/tvm does for the node, is the way out if that
 // shows up in latency. A call that aborts the module (a C++ exception surfacing as a bare number) drops the
 // Executor, so the next call starts a fresh one.
-import { type Address, Cell, parseTuple, type TupleItem } from '@ton/core';
+import { type Address, type Cell, parseTuple, type TupleItem } from '@ton/core';
 import { Executor } from '@ton/sandbox';
 import { HttpError } from '../../../http/errors.ts';
+import { cellFromBase64 } from '../../../ton/index.ts';
 
 /** tonlib's get-method gas limit (SmartContract::run_get_method: vm::GasLimits{1000000, 1000000}). */
 export const GET_METHOD_GAS_LIMIT = 1_000_000n;
@@ -126,7 +127,7 @@ export function runGetMethod(call: GetMethodCall): Promise<GetMethodOutcome> {
     if (!out.success) throw new HttpError(500, `failed to run get-method: ${out.error}`);
     let stack: TupleItem[];
     try {
-      stack = parseTuple(Cell.fromBase64(out.stack));
+      stack = parseTuple(cellFromBase64(out.stack));
     } catch (e) {
       // A continuation or another value with no JSON form in the result: tonlib renders it as
       // tvm.stackEntryUnsupported; @ton/core cannot read it at all.
@@ -154,9 +155,9 @@ export function runTransaction(call: TransactionCall): Promise<TransactionOutcom
     if (!r.success) return { accepted: false, error: r.error, exitCode: r.vmResults?.vmExitCode ?? null };
     return {
       accepted: true,
-      transaction: Cell.fromBase64(r.transaction),
-      actions: r.actions === null ? null : Cell.fromBase64(r.actions),
-      shardAccount: Cell.fromBase64(r.shardAccount),
+      transaction: cellFromBase64(r.transaction),
+      actions: r.actions === null ? null : cellFromBase64(r.actions),
+      shardAccount: cellFromBase64(r.shardAccount),
     };
   });
 }

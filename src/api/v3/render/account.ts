@@ -1,9 +1,5 @@
-// latest_account_states rows as v3 JSON (v3-api.md §3.2, §4.4): AccountStateFull of /accountStates, WalletState
-// of /walletStates, AccountBalance of /topAccountsByBalance. Keys appear in toncenter's order; 64-bit numbers
-// are strings; a field toncenter marks omitempty is left out when empty, the others are null.
-import { Cell } from '@ton/core';
 import type { Row } from '../../../db/index.ts';
-import { createContractMethodsCache } from '../../../ton/index.ts';
+import { cellFromBase64, createContractMethodsCache } from '../../../ton/index.ts';
 import { detectInterfaces } from '../interfaces.ts';
 import type { WalletFields } from '../wallet-state.ts';
 
@@ -45,7 +41,7 @@ function contractMethods(r: AccountStateRow): number[] | null {
   const boc = r.code_boc;
   return methodsByCode.get(r.code_hash, () => {
     try {
-      return Cell.fromBase64(boc);
+      return cellFromBase64(boc);
     } catch {
       return null;
     }

@@ -3,7 +3,7 @@
 // external-out: no destination), opcode as "0x%08x", body and StateInit as {hash, body, decoded}.
 import { Cell } from '@ton/core';
 import type { Row } from '../../../db/index.ts';
-import { textComment } from '../../../ton/index.ts';
+import { cellFromBase64, textComment } from '../../../ton/index.ts';
 import { formatOpcode } from '../params.ts';
 import { str } from './values.ts';
 
@@ -66,7 +66,7 @@ export function decodeBody(hash: string, boc: string, opcode: number | null): Re
   if (opcode !== 0) return null;
   let comment: string | null = null;
   try {
-    comment = textComment(Cell.fromBase64(boc));
+    comment = textComment(cellFromBase64(boc));
   } catch {
     return null;
   }

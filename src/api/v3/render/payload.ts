@@ -1,7 +1,8 @@
 // The payload cells jetton and NFT events carry (custom_payload, forward_payload: base64 BoCs) and their
 // decoded_* twins. toncenter runs the same decoder on a payload as on a message body (v3-api.md §2.7, §7.8),
 // so a text comment or an empty cell decodes exactly as message_content.decoded does; anything else is null.
-import { Cell } from '@ton/core';
+import type { Cell } from '@ton/core';
+import { cellFromBase64 } from '../../../ton/index.ts';
 import { decodeBody } from './message.ts';
 
 /** The decoded form of a payload BoC, or null (no payload, an unreadable BoC, or a body the decoder cannot name). */
@@ -9,7 +10,7 @@ export function decodedPayload(boc: unknown): Record<string, unknown> | null {
   if (typeof boc !== 'string' || boc === '') return null;
   let cell: Cell;
   try {
-    cell = Cell.fromBase64(boc);
+    cell = cellFromBase64(boc);
   } catch {
     return null;
   }

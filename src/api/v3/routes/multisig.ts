@@ -2,8 +2,9 @@
 // proposer wallet (GIN indexes on signers and proposers), with their orders unless include_orders=false; orders by
 // address or by multisig, with parse_actions decoding order_boc. Both page by the internal id (sort, default desc),
 // as toncenter does (its docs say last_transaction_lt; its query orders by id).
-import { Cell } from '@ton/core';
+import type { Cell } from '@ton/core';
 import type { Row } from '../../../db/index.ts';
+import { cellFromBase64 } from '../../../ton/index.ts';
 import { addressListParam, boolParam, invalid, type Page, pageParams, type Query, Where } from '../params.ts';
 import type { V3RouteGroup } from '../plugin.ts';
 import {
@@ -62,7 +63,7 @@ function actionsOf(r: Row): OrderAction[] {
   if (typeof r.order_boc !== 'string' || r.order_boc === '') return [];
   let order: Cell;
   try {
-    order = Cell.fromBase64(r.order_boc);
+    order = cellFromBase64(r.order_boc);
   } catch {
     return [];
   }

@@ -2,8 +2,9 @@
 // rows the database stores (transactions, messages, message_contents; encodings in src/index/decode/rows.ts:
 // base64 hashes, raw upper-case addresses, base64 BoCs). `rederive` uses the second; both must give equal inputs
 // for the same transaction, so out messages are in creation (created_lt) order in both.
-import { Address, Cell } from '@ton/core';
+import { Address, type Cell } from '@ton/core';
 import type { MessageView, TransactionView } from '../../../../ton/index.ts';
+import { cellFromBase64 } from '../../../../ton/index.ts';
 import type { MessageInput, TransactionInput } from '../types.ts';
 
 function messageInput(m: MessageView): MessageInput {
@@ -61,11 +62,11 @@ const addressOrNull = (v: unknown): Address | null => (typeof v === 'string' && 
 
 function bodyOf(row: StoredRow, bodies: ReadonlyMap<string, string | Cell> | undefined): Cell | null {
   const inline = row.body_boc;
-  if (typeof inline === 'string') return Cell.fromBase64(inline);
+  if (typeof inline === 'string') return cellFromBase64(inline);
   const hash = row.body_hash;
   const stored = typeof hash === 'string' ? bodies?.get(hash) : undefined;
   if (stored === undefined) return null;
-  return typeof stored === 'string' ? Cell.fromBase64(stored) : stored;
+  return typeof stored === 'string' ? cellFromBase64(stored) : stored;
 }
 
 function storedMessage(row: StoredRow, bodies: ReadonlyMap<string, string | Cell> | undefined): MessageInput {

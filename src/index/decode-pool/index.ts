@@ -1,0 +1,1 @@
+export { createDecodePool, type DecodePool, type DecodePoolOptions, defaultDecodeThreads } from './pool.ts';

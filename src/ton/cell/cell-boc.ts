@@ -1,0 +1,253 @@
+// toBoc for the cells this layer makes (table cells and lazy cells; any other @ton/core cell works too): a one-root
+// BoC written with byte copies, byte for byte what @ton/core's serializeBoc writes for the same cell: its cell order
+// (cells collected breadth-first and deduplicated by hash, then a depth-first post-order that visits references
+// last to first, reversed), descriptors from the computed level mask, its size fields. A test compares the two on
+// every cell of the vectors' blocks. @ton/core's own writer pads bits one at a time, keys cells by hex strings and
+// computes its CRC one bit at a time: it was a quarter of decoding a block (message bodies are stored as BoCs).
+import type { Cell } from '@ton/core';
+import { CellTable, ORDINARY } from './cell-table.ts';
+import { crc32c } from './crc32c.ts';
+import { bitsDescriptor, writePaddedBits } from './padded-bits.ts';
+
+export interface BocOptions {
+  idx?: boolean | null;
+  crc32?: boolean | null;
+}
+
+/** The subtree of `root` in @ton/core's serialization order, with references as positions in that order. */
+function order(root: Cell): { cells: Cell[]; refs: number[][] } {
+  const keyOf = (c: Cell) => c.hash().toString('latin1');
+  const canonical = new Map<string, Cell>();
+  const seenOrder: Cell[] = [];
+  let pending = [root];
+  while (pending.length > 0) {
+    const next: Cell[] = [];
+    for (const c of pending) {
+      const k = keyOf(c);
+      if (canonical.has(k)) continue;
+      canonical.set(k, c);
+      seenOrder.push(c);
+      for (const r of c.refs) next.push(r);
+    }
+    pending = next;
+  }
+  const canon = (c: Cell) => canonical.get(keyOf(c)) as Cell;
+  // Post-order from each not-yet-placed cell in first-seen order, references last to first (no recursion).
+  const placed = new Set<Cell>();
+  const sorted: Cell[] = [];
+  for (const start of seenOrder) {
+    if (placed.has(start)) continue;
+    const stack: Array<{ c: Cell; next: number }> = [{ c: start, next: start.refs.length - 1 }];
+    const onStack = new Set<Cell>([start]);
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1] as { c: Cell; next: number };
+      if (top.next >= 0) {
+        const child = canon(top.c.refs[top.next] as Cell);
+        top.next--;
+        if (!placed.has(child) && !onStack.has(child)) {
+          onStack.add(child);
+          stack.push({ c: child, next: child.refs.length - 1 });
+        }
+        continue;
+      }
+      stack.pop();
+      onStack.delete(top.c);
+      placed.add(top.c);
+      sorted.push(top.c);
+    }
+  }
+  const cells = sorted.reverse();
+  const position = new Map<Cell, number>();
+  for (const [p, c] of cells.entries()) position.set(c, p);
+  const refs = cells.map((c) => c.refs.map((r) => position.get(canon(r)) as number));
+  return { cells, refs };
+}
+
+/** Per-table scratch marks for tableOrder, stamped per call so a call costs only the cells it visits. */
+interface Marks {
+  stamp: number;
+  seen: Int32Array;
+  placed: Int32Array;
+  position: Int32Array;
+}
+const marksOf = new WeakMap<CellTable, Marks>();
+
+/**
+ * The same order as `order` for a subtree of one table, on cell indices: cells with equal hashes are one
+ * (table.canonical()), no per-cell keys or maps. `lazyRootRefs` makes the root a cell outside the table (a lazy
+ * cell whose references are all in the table): it gets the id `table.count`.
+ */
+function tableOrder(t: CellTable, root: number, lazyRootRefs: number[] | null): { ids: number[]; refs: number[][] } {
+  const canon = t.canonical();
+  const rootId = lazyRootRefs ? t.count : (canon[root] as number);
+  let m = marksOf.get(t);
+  if (!m) {
+    m = {
+      stamp: 0,
+      seen: new Int32Array(t.count + 1),
+      placed: new Int32Array(t.count + 1),
+      position: new Int32Array(t.count + 1),
+    };
+    marksOf.set(t, m);
+  }
+  const stamp = ++m.stamp;
+  const { seen, placed, position } = m;
+  const children = new Map<number, number[]>();
+  const kidsOf = (id: number): number[] => {
+    if (id === t.count) return (lazyRootRefs as number[]).map((i) => canon[i] as number);
+    const out: number[] = [];
+    for (let r = t.refStart[id] as number, e = t.refStart[id + 1] as number; r < e; r++)
+      out.push(canon[t.refIdx[r] as number] as number);
+    return out;
+  };
+  const seenOrder: number[] = [];
+  let pending = [rootId];
+  while (pending.length > 0) {
+    const next: number[] = [];
+    for (const id of pending) {
+      if (seen[id] === stamp) continue;
+      seen[id] = stamp;
+      seenOrder.push(id);
+      const kids = kidsOf(id);
+      children.set(id, kids);
+      for (const k of kids) next.push(k);
+    }
+    pending = next;
+  }
+  // References point forward in a table, so the graph is acyclic and needs no on-stack marks.
+  const sorted: number[] = [];
+  for (const start of seenOrder) {
+    if (placed[start] === stamp) continue;
+    const stack: Array<{ id: number; next: number }> = [
+      { id: start, next: (children.get(start) as number[]).length - 1 },
+    ];
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1] as { id: number; next: number };
+      if (top.next >= 0) {
+        const child = (children.get(top.id) as number[])[top.next] as number;
+        top.next--;
+        if (placed[child] !== stamp) stack.push({ id: child, next: (children.get(child) as number[]).length - 1 });
+        continue;
+      }
+      stack.pop();
+      if (placed[top.id] === stamp) continue;
+      placed[top.id] = stamp;
+      sorted.push(top.id);
+    }
+  }
+  const ids = sorted.reverse();
+  for (const [p, id] of ids.entries()) position[id] = p;
+  const refs = ids.map((id) => (children.get(id) as number[]).map((k) => position[k] as number));
+  return { ids, refs };
+}
+
+const bytesFor = (n: number) => Math.max(Math.ceil(n.toString(2).length / 8), 1);
+
+/** Writes table cell `i`'s d1, d2 and data (already padded in the table's BoC) at `at`; returns where it ended. */
+function writeTableCell(t: CellTable, i: number, nRefs: number, out: Buffer, at: number): number {
+  const d2 = t.d2[i] as number;
+  out[at] = nRefs + (t.kind[i] === ORDINARY ? 0 : 8) + 32 * (t.mask[i] as number);
+  out[at + 1] = d2;
+  const from = t.dataAt[i] as number;
+  return at + 2 + t.bytes.copy(out, at + 2, from, from + (d2 >> 1) + (d2 & 1));
+}
+
+/** Writes cell `c`'s d1, d2 and padded data at `at`; returns where it ended. */
+function writeCell(c: Cell, nRefs: number, out: Buffer, at: number): number {
+  const inTable = tableCellOf(c);
+  if (inTable) return writeTableCell(inTable.table, inTable.index, nRefs, out, at);
+  out[at] = nRefs + (c.isExotic ? 8 : 0) + 32 * c.mask.value;
+  out[at + 1] = bitsDescriptor(c.bits.length);
+  return at + 2 + writePaddedBits(c.bits, out, at + 2);
+}
+
+/** The table behind a table cell (table-cell.ts), else null. */
+function tableCellOf(c: Cell): { table: CellTable; index: number } | null {
+  const { table, index } = c as unknown as { table?: unknown; index?: number };
+  return table instanceof CellTable && index !== undefined ? { table, index } : null;
+}
+
+/** A cell to write: a table index, the lazy root (-1) or any cell. */
+interface Layout {
+  count: number;
+  refs: number[][];
+  write(p: number, out: Buffer, at: number): number;
+  dataBytes(p: number): number;
+}
+
+function layoutOf(root: Cell): Layout {
+  const rootInTable = tableCellOf(root);
+  // The usual shapes, on table indices: a table cell, or a lazy cell (an inline body) whose references are all
+  // cells of one table. A lazy root cannot equal a cell below it (that would be its own descendant).
+  let table: CellTable | null = rootInTable?.table ?? null;
+  let lazyRefs: number[] | null = null;
+  if (!rootInTable && !root.isExotic && root.refs.length > 0) {
+    const inner = root.refs.map(tableCellOf);
+    const first = inner[0]?.table;
+    if (first && inner.every((r) => r?.table === first)) {
+      table = first;
+      lazyRefs = inner.map((r) => (r as { index: number }).index);
+    }
+  }
+  if (table) {
+    const t = table;
+    const { ids, refs } = tableOrder(t, rootInTable?.index ?? -1, lazyRefs);
+    return {
+      count: ids.length,
+      refs,
+      dataBytes: (p) => {
+        const id = ids[p] as number;
+        if (id === t.count) return (root.bits.length + 7) >> 3;
+        const d2 = t.d2[id] as number;
+        return (d2 >> 1) + (d2 & 1);
+      },
+      write: (p, out, at) => {
+        const id = ids[p] as number;
+        return id === t.count
+          ? writeCell(root, (refs[p] as number[]).length, out, at)
+          : writeTableCell(t, id, (refs[p] as number[]).length, out, at);
+      },
+    };
+  }
+  const { cells, refs } = order(root);
+  return {
+    count: cells.length,
+    refs,
+    dataBytes: (p) => ((cells[p] as Cell).bits.length + 7) >> 3,
+    write: (p, out, at) => writeCell(cells[p] as Cell, (refs[p] as number[]).length, out, at),
+  };
+}
+
+/** The BoC of `root` and its subtree, as @ton/core's `cell.toBoc(opts)` writes it. */
+export function cellToBoc(root: Cell, opts?: BocOptions): Buffer {
+  const hasIdx = opts?.idx ?? false;
+  const hasCrc = opts?.crc32 ?? true;
+  const l = layoutOf(root);
+  const n = l.count;
+  const sizeBytes = bytesFor(n);
+  let total = 0;
+  const ends: number[] = [];
+  for (let p = 0; p < n; p++) {
+    total += 2 + l.dataBytes(p) + (l.refs[p] as number[]).length * sizeBytes;
+    ends.push(total);
+  }
+  const offBytes = bytesFor(total);
+  const size =
+    4 + 1 + 1 + 3 * sizeBytes + offBytes + sizeBytes + (hasIdx ? n * offBytes : 0) + total + (hasCrc ? 4 : 0);
+  const out = Buffer.alloc(size);
+  let at = out.writeUInt32BE(0xb5ee9c72, 0);
+  out[at++] = (hasIdx ? 0x80 : 0) | (hasCrc ? 0x40 : 0) | sizeBytes;
+  out[at++] = offBytes;
+  at = out.writeUIntBE(n, at, sizeBytes);
+  at = out.writeUIntBE(1, at, sizeBytes);
+  at = out.writeUIntBE(0, at, sizeBytes);
+  at = out.writeUIntBE(total, at, offBytes);
+  at = out.writeUIntBE(0, at, sizeBytes);
+  if (hasIdx) for (const e of ends) at = out.writeUIntBE(e, at, offBytes);
+  for (let p = 0; p < n; p++) {
+    at = l.write(p, out, at);
+    for (const x of l.refs[p] as number[]) at = out.writeUIntBE(x, at, sizeBytes);
+  }
+  if (hasCrc) crc32c(out.subarray(0, at)).copy(out, at);
+  return out;
+}
