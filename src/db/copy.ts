@@ -20,14 +20,20 @@ export class PgJson {
 
 /**
  * Rows already encoded as COPY text (encodeCopyText), e.g. by a decode thread: copyFrom sends the bytes as they
- * are. `width` is the column count they were encoded for, checked against the COPY's columns.
+ * are. `width` is the column count they were encoded for, checked against the COPY's columns. `decoded` is how
+ * many rows the decoder produced before duplicates were dropped (what checkpoints record; `count` by default).
  */
 export class EncodedCopy {
+  readonly decoded: number;
+
   constructor(
     readonly text: Buffer,
     readonly count: number,
     readonly width: number,
-  ) {}
+    decoded?: number,
+  ) {
+    this.decoded = decoded ?? count;
+  }
 }
 
 export const pgComposite = (...fields: unknown[]): PgComposite => new PgComposite(fields);

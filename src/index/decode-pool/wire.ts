@@ -176,7 +176,7 @@ interface WireAccount {
 export interface WireUnit {
   mcSeqno: number;
   mcRootHash: string;
-  tables: Record<CoreTable, { text: Uint8Array; count: number; width: number }>;
+  tables: Record<CoreTable, { text: Uint8Array; count: number; width: number; decoded: number }>;
   mcId: BlockIdExt | null;
   tops: Array<{ workchain: number; shard: bigint; seqno: number; id: BlockIdExt }>;
   now: number;
@@ -217,7 +217,7 @@ export function unitToWire(u: DecodedUnit<Row[]>): { unit: WireUnit; transfer: A
     const e = encodeCopyText(rows, columns.length);
     const text = owned(e.text);
     transfer.push(text.buffer as ArrayBuffer);
-    tables[name] = { text, count: e.count, width: e.width };
+    tables[name] = { text, count: e.count, width: e.width, decoded: u.rows[name].length };
   }
   const unit: WireUnit = {
     mcSeqno: u.rows.mcSeqno,
@@ -260,7 +260,7 @@ export function unitToWire(u: DecodedUnit<Row[]>): { unit: WireUnit; transfer: A
 /** The unit again on the main thread: rows as EncodedCopy (written as they are), inputs as cells and addresses. */
 export function unitFromWire(w: WireUnit): DecodedUnit {
   const enc = (name: CoreTable) =>
-    new EncodedCopy(buf(w.tables[name].text), w.tables[name].count, w.tables[name].width);
+    new EncodedCopy(buf(w.tables[name].text), w.tables[name].count, w.tables[name].width, w.tables[name].decoded);
   return {
     rows: {
       mcSeqno: w.mcSeqno,

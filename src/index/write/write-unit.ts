@@ -45,7 +45,8 @@ export interface UnitRowsOf<T> {
 export type TableRows = Row[] | EncodedCopy;
 export type UnitRows = UnitRowsOf<TableRows>;
 
-export const rowCount = (t: TableRows): number => (Array.isArray(t) ? t.length : t.count);
+/** Rows a table's entry stands for, as decoded (before a decode thread dropped duplicates): what checkpoints count. */
+export const rowCount = (t: TableRows): number => (Array.isArray(t) ? t.length : t.decoded);
 
 export interface WriteOptions {
   /** Replace the rows even when a checkpoint exists (a re-run after a decoder fix). Default: skip. */

@@ -11,6 +11,7 @@ export {
   PRUNED_BRANCH,
 } from './cell-table.ts';
 export { cellFromBase64, cellsFromBoc } from './cells-from-boc.ts';
+export { fastPaddedBitsInstalled, installFastPaddedBits, uninstallFastPaddedBits } from './core-padded-bits.ts';
 export { crc32c } from './crc32c.ts';
 export { lazyCell } from './lazy-cell.ts';
 export { installNativeSha256, nativeSha256Installed, sha256Sync, uninstallNativeSha256 } from './native-sha256.ts';
