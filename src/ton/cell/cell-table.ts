@@ -29,6 +29,15 @@ export function popcount(n: number): number {
 
 export const levelOfMask = (mask: number): number => 32 - Math.clz32(mask);
 
+/**
+ * Copies `n` bytes; returns n. A plain loop: for the few dozen bytes of a cell's data or a hash, Buffer.copy's
+ * argument checks and native call cost more than the copy (it showed in profiles of block hashing).
+ */
+function copyBytes(from: Uint8Array, at: number, n: number, to: Uint8Array, into: number): number {
+  for (let i = 0; i < n; i++) to[into + i] = from[at + i] as number;
+  return n;
+}
+
 /** The structure of one BoC: a cell's place in the bytes and its links. Built by readCellTable (boc-reader.ts). */
 export interface CellLayout {
   /** The BoC bytes (owned by the table: copied when read). */
@@ -103,6 +112,11 @@ export class CellTable {
     this.depthPool = new Uint16Array(s);
     this.done = new Uint8Array(l.count);
     this.views = new Array(l.count);
+  }
+
+  /** How many representation hashes hashAll computes: one per significant level of each cell (one for a pruned branch). */
+  get hashCount(): number {
+    return this.slot[this.count] as number;
   }
 
   refCount(i: number): number {
@@ -247,10 +261,10 @@ export class CellTable {
     let n = 2;
     if (h === 0) {
       const dataAt = this.dataAt[i] as number;
-      n += this.bytes.copy(scratch, 2, dataAt, dataAt + (d2 >> 1) + (d2 & 1));
+      n += copyBytes(this.bytes, dataAt, (d2 >> 1) + (d2 & 1), scratch, 2);
     } else {
       const prev = ((this.slot[i] as number) + h - 1) * 32;
-      n += this.pool.copy(scratch, 2, prev, prev + 32);
+      n += copyBytes(this.pool, prev, 32, scratch, 2);
     }
     const childLevel = kind === MERKLE_PROOF || kind === MERKLE_UPDATE ? level + 1 : level;
     let depth = 0;
@@ -263,7 +277,7 @@ export class CellTable {
     for (let r = refsFrom; r < refsTo; r++) {
       const c = this.refIdx[r] as number;
       const at = this.hashOffset(c, childLevel);
-      n += (this.hashInBytes(c, childLevel) ? this.bytes : this.pool).copy(scratch, n, at, at + 32);
+      n += copyBytes(this.hashInBytes(c, childLevel) ? this.bytes : this.pool, at, 32, scratch, n);
     }
     this.reprDepth = refsTo > refsFrom ? depth + 1 : 0;
     return n;
@@ -282,7 +296,7 @@ export class CellTable {
     for (let level = kind === PRUNED_BRANCH ? top : 0; level <= top; level++) {
       if (level !== 0 && ((m >> (level - 1)) & 1) === 0) continue;
       const n = this.writeRepr(i, level, h);
-      sha256Native('sha256', scratchOf[n] as Buffer, 'buffer').copy(this.pool, (base + h) * 32);
+      copyBytes(sha256Native('sha256', scratchOf[n] as Buffer, 'buffer'), 0, 32, this.pool, (base + h) * 32);
       this.depthPool[base + h] = this.reprDepth;
       h++;
     }
