@@ -38,6 +38,7 @@ import { startActivity } from '../src/devnet/activity/index.ts';
 import { createDevnetNode } from '../src/devnet/node/index.ts';
 import {
   type BlockSource,
+  CORE_TABLES,
   createDecodePool,
   createDevnetStoreSource,
   createLiteSource,
@@ -213,15 +214,7 @@ function quantile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 }
 
-const TABLES = [
-  'blocks',
-  'shard_state',
-  'transactions',
-  'messages',
-  'message_contents',
-  'account_states',
-  'latest_account_states',
-] as const;
+const TABLES = CORE_TABLES;
 type Table = (typeof TABLES)[number];
 
 async function tableCounts(db: Queryable): Promise<Record<Table, number>> {

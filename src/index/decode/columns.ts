@@ -165,3 +165,14 @@ export const LATEST_ACCOUNT_STATE_COLUMNS = [
 ] as const;
 
 export type Row = unknown[];
+
+/** The core tables one unit writes (the raw COPY baseline of bench/ingest writes the same), in write order. */
+export const CORE_TABLES = [
+  'blocks',
+  'shard_state',
+  'transactions',
+  'messages',
+  'message_contents',
+  'account_states',
+  'latest_account_states',
+] as const;

@@ -27,16 +27,11 @@
 import { performance } from 'node:perf_hooks';
 import { ConfigError, type DatabaseConfig, DbError } from '../../common/index.ts';
 import { createDatabase, type Queryable } from '../../db/index.ts';
+import { CORE_TABLES } from '../decode/columns.ts';
 
 /** The tables the indexing pipeline writes (core, contract decoders, traces, actions), in rebuild order. */
 export const BULK_TABLES: readonly string[] = [
-  'blocks',
-  'shard_state',
-  'transactions',
-  'messages',
-  'message_contents',
-  'account_states',
-  'latest_account_states',
+  ...CORE_TABLES,
   'contract_methods',
   'jetton_masters',
   'jetton_wallets',
