@@ -4,9 +4,10 @@
 // address) goes through the liteserver's sendMessage into a node with --block-interval 0; the node's time runs
 // from the first send to the step that commits the last of the 2N transactions (each transfer and its delivery).
 // The baseline runs the same 2N transactions on one in-thread Executor, one after another.
-// Usage: node --import tsx bench/devnet.ts [--transfers N] [--no-sync]
+// Usage: node --import tsx bench/devnet.ts [--transfers N] [--no-sync] [--profile]
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -26,6 +27,7 @@ const { values } = parseArgs({
   options: {
     transfers: { type: 'string', default: '90' },
     'no-sync': { type: 'boolean' },
+    profile: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -35,7 +37,7 @@ Starts a devnet (block interval 0, ceil(N/3) genesis wallets per version) in a t
 transfers at once through the liteserver (sendMessage), and measures transactions per second until all 2N
 transactions (the transfers and their deliveries) are in committed blocks. Prints that as a ratio to the raw
 @ton/sandbox Executor running the same 2N transactions in this process without blocks. --no-sync turns off
-the store's fsyncs. Default N = 90.`);
+the store's fsyncs; --profile writes a main-thread CPU profile of the burst (bench-devnet.cpuprofile). Default N = 90.`);
   process.exit(0);
 }
 const transfers = Number(values.transfers);
@@ -106,6 +108,13 @@ try {
 
   // The node: the burst through sendMessage, until the blocks hold 2N transactions.
   const before = events.length;
+  let session: Session | undefined;
+  if (values.profile) {
+    session = new Session();
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.start');
+  }
   const t0 = performance.now();
   await Promise.all(jobs.map((j) => client.sendMessage(j.message.toBoc())));
   const tSent = performance.now();
@@ -115,6 +124,12 @@ try {
     if (got >= want) break;
     if (performance.now() - t0 > 300_000) throw new Error(`only ${got} of ${want} transactions after 300 s`);
     await new Promise((r) => setTimeout(r, 5));
+  }
+  if (session) {
+    const { profile } = await session.post('Profiler.stop');
+    session.disconnect();
+    await writeFile('bench-devnet.cpuprofile', JSON.stringify(profile));
+    console.log('bench/devnet: main-thread CPU profile of the burst in bench-devnet.cpuprofile');
   }
   const burst = events.slice(before);
   const nodeSeconds = (burst.at(-1)!.at - t0) / 1000;
