@@ -3,10 +3,11 @@
 // Builder and hashes it at once; decoding a block made one for most messages. Like table cells, a lazy cell is an
 // instance of @ton/core's Cell (its prototype chain runs through Cell.prototype).
 import { hash as sha256Native } from 'node:crypto';
-import { BitReader, type BitString, Cell, CellType, Slice } from '@ton/core';
+import { type BitReader, type BitString, Cell, CellType, Slice } from '@ton/core';
 import { LevelMask } from '@ton/core/dist/boc/cell/LevelMask.js';
 import { type BocOptions, cellToBoc } from './cell-boc.ts';
 import { levelOfMask, popcount } from './cell-table.ts';
+import { FastBitReader } from './fast-bit-reader.ts';
 import { bitsDescriptor, writePaddedBits } from './padded-bits.ts';
 
 const scratch = Buffer.allocUnsafe(2 + 128 + 4 * 34);
@@ -31,7 +32,7 @@ class LazyCell {
   }
 
   beginParse(): Slice {
-    return new Slice(new BitReader(this.bits), this.refs);
+    return new FastSlice(new FastBitReader(this.bits), this.refs, this as unknown as Cell) as unknown as Slice;
   }
 
   hash(level = 3): Buffer {
@@ -84,6 +85,42 @@ class LazyCell {
   }
 }
 Object.setPrototypeOf(LazyCell.prototype, Cell.prototype);
+
+/**
+ * A slice of a table cell or a lazy cell: an instance of @ton/core's Slice (its prototype chain runs through Slice.prototype) made
+ * without Slice's constructor, which clones the reader, copies the references and adds a closure per slice. Its
+ * asCell() is what @ton/core's is (an ordinary cell of the remaining bits and references) without a Builder: the
+ * cell itself when nothing was read from an ordinary cell, else a lazy cell.
+ */
+export class FastSlice {
+  // Slice's own fields, by the names its methods read.
+  private readonly _reader: BitReader;
+  private readonly _refs: Cell[];
+  private _refsOffset = 0;
+  private readonly cell: Cell;
+
+  constructor(reader: BitReader, refs: Cell[], cell: Cell) {
+    this._reader = reader;
+    this._refs = refs;
+    this.cell = cell;
+  }
+
+  asCell(): Cell {
+    const r = this._reader;
+    if (r.offset === 0 && this._refsOffset === 0 && !this.cell.isExotic) return this.cell;
+    return lazyCell(r.preloadBits(r.remaining), this._refs.slice(this._refsOffset));
+  }
+
+  /** Slice.clone, keeping this class: the reader at the same place (or the start), the same references read. */
+  clone(fromStart = false): Slice {
+    const reader = this._reader.clone();
+    if (fromStart) reader.reset();
+    const c = new FastSlice(reader, this._refs, this.cell);
+    if (!fromStart) c._refsOffset = this._refsOffset;
+    return c as unknown as Slice;
+  }
+}
+Object.setPrototypeOf(FastSlice.prototype, Slice.prototype);
 
 /** An ordinary cell of these bits and references, hashed when first asked. */
 export function lazyCell(bits: BitString, refs: Cell[]): Cell {

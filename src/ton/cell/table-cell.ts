@@ -3,12 +3,12 @@
 // storeRef and Dictionary all take it), but it holds two fields instead of a frozen object with five closures and
 // eagerly computed hashes: bits point into the BoC bytes, children are made when `refs` is first read, hashes are
 // computed by the table on first `hash()`.
-import { type BitReader, BitString, Cell, CellType, Slice } from '@ton/core';
+import { type BitReader, BitString, Cell, CellType, type Slice } from '@ton/core';
 import { LevelMask } from '@ton/core/dist/boc/cell/LevelMask.js';
 import { type BocOptions, cellToBoc } from './cell-boc.ts';
 import { type CellTable, levelOfMask, ORDINARY } from './cell-table.ts';
 import { FastBitReader } from './fast-bit-reader.ts';
-import { lazyCell } from './lazy-cell.ts';
+import { FastSlice } from './lazy-cell.ts';
 
 const CELL_TYPES = [
   CellType.Ordinary,
@@ -24,6 +24,7 @@ class TableCell {
   readonly index: number;
   private cachedBits: BitString | null = null;
   private cachedRefs: Cell[] | null = null;
+  private cachedHash: Buffer | null = null;
 
   constructor(table: CellTable, index: number) {
     this.table = table;
@@ -60,10 +61,14 @@ class TableCell {
 
   beginParse(allowExotic = false): Slice {
     if (!allowExotic && this.table.kind[this.index] !== ORDINARY) throw new Error('Exotic cells cannot be parsed');
-    return new TableSlice(new FastBitReader(this.bits), this.refs, this as unknown as Cell) as unknown as Slice;
+    return new FastSlice(new FastBitReader(this.bits), this.refs, this as unknown as Cell) as unknown as Slice;
   }
 
   hash(level = 3): Buffer {
+    if (level >= 3) {
+      this.cachedHash ??= this.table.hash(this.index, 3);
+      return this.cachedHash;
+    }
     return this.table.hash(this.index, level);
   }
 
@@ -84,33 +89,6 @@ class TableCell {
   }
 }
 Object.setPrototypeOf(TableCell.prototype, Cell.prototype);
-
-/**
- * A slice of a table cell: an instance of @ton/core's Slice (its prototype chain runs through Slice.prototype) made
- * without Slice's constructor, which clones the reader, copies the references and adds a closure per slice. Its
- * asCell() is what @ton/core's is (an ordinary cell of the remaining bits and references) without a Builder: the
- * cell itself when nothing was read from an ordinary cell, else a lazy cell.
- */
-class TableSlice {
-  // Slice's own fields, by the names its methods read.
-  private readonly _reader: BitReader;
-  private readonly _refs: Cell[];
-  private _refsOffset = 0;
-  private readonly cell: Cell;
-
-  constructor(reader: BitReader, refs: Cell[], cell: Cell) {
-    this._reader = reader;
-    this._refs = refs;
-    this.cell = cell;
-  }
-
-  asCell(): Cell {
-    const r = this._reader;
-    if (r.offset === 0 && this._refsOffset === 0 && !this.cell.isExotic) return this.cell;
-    return lazyCell(r.preloadBits(r.remaining), this._refs.slice(this._refsOffset));
-  }
-}
-Object.setPrototypeOf(TableSlice.prototype, Slice.prototype);
 
 /** Cell i of the table as an @ton/core Cell (one view per cell, made on first use). */
 export function cellOf(table: CellTable, i: number): Cell {
