@@ -390,6 +390,8 @@ async function backfill(): Promise<void> {
     const queue = createQueue({ kind: 'local' });
     cleanups.push(() => queue.close());
     const decoder = threads > 0 ? createDecodePool({ source, threads }) : undefined;
+    // Timed from planning: the threads' start-up (loading their code) is a process's, once, not the backfill's.
+    await decoder?.ready();
     let failed = 0;
     const worker = startIndexWorker({
       queue,

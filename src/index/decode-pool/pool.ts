@@ -36,6 +36,8 @@ export interface DecodePoolOptions {
 
 export interface DecodePool extends UnitDecoder {
   readonly threads: number;
+  /** Resolves once every thread has loaded its code (decodes queue until then; benchmarks wait for it). */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -66,6 +68,8 @@ export function createDecodePool(opts: DecodePoolOptions): DecodePool {
   let closed = false;
   let startFailures = 0;
   let broken: Error | null = null;
+  const readyWaiters: Array<() => void> = [];
+  const allReady = () => pool.length === threads && pool.every((t) => t.ready);
 
   async function answer(t: Thread, call: number, request: SourceCall): Promise<void> {
     let msg: ToWorker;
@@ -125,6 +129,7 @@ export function createDecodePool(opts: DecodePoolOptions): DecodePool {
         case 'ready':
           t.ready = true;
           startFailures = 0;
+          if (allReady()) for (const w of readyWaiters.splice(0)) w();
           dispatch();
           return;
         case 'source':
@@ -178,6 +183,11 @@ export function createDecodePool(opts: DecodePoolOptions): DecodePool {
 
   return {
     threads,
+    ready() {
+      if (allReady()) return Promise.resolve();
+      if (broken) return Promise.reject(broken);
+      return new Promise<void>((resolve) => readyWaiters.push(resolve));
+    },
     decode(mcSeqno, { contracts }) {
       if (closed) return Promise.reject(new Error('the decode pool is closed'));
       if (broken) return Promise.reject(broken);
