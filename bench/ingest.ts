@@ -76,7 +76,8 @@ Backfill (default): indexes the devnet history in --history (built once by scrip
 scratch database and prints transactions per second as a ratio to a raw COPY of the same rows in the same run.
   --history DIR      the history folder (default data/bench-history; its store is DIR/devnet)
   --concurrency N    index-mc-block jobs at once (default: 4, or 2 per decode thread when that is more)
-  --decode-threads N decode threads of the ingest run (default: cores - 1, at least 1; 0: the main thread)
+  --decode-threads N decode threads of the ingest run (default: cores - 1, at least 1; 0: the main thread);
+                     given explicitly, its speed-up over decoding on the main thread is printed too
   --decode-threads-compare N,M,...  also ingest with N, M, ... decode threads and print each one's speed-up
                      over decoding on the main thread (--decode-threads 0), measured in the same run
   --no-traces        skip the extra run with trace assembly and classification on
@@ -471,7 +472,9 @@ async function backfill(): Promise<void> {
   const mainThreadBusy = main.mainThreadBusy;
   const timedReport = main.jobSeconds;
   // --decode-threads-compare 1,2: the same ingest on N decode threads each, against the main thread alone.
-  const compare = compareThreads.length > 0 ? [0, ...compareThreads.filter((t) => t !== 0)] : [];
+  // --decode-threads N given explicitly prints its speed-up too (against a run decoding on the main thread).
+  const asked = [...compareThreads, ...(values['decode-threads'] !== undefined ? [decodeThreads] : [])];
+  const compare = asked.some((t) => t !== 0) ? [0, ...new Set(asked.filter((t) => t !== 0))] : [];
   const speedups: Array<{ threads: number; txPerSecond: number; speedup: number }> = [];
   let inProcess = 0;
   for (const t of compare) {
