@@ -122,6 +122,25 @@ export function encodeCopyRow(row: readonly unknown[]): string {
   return `${line}\n`;
 }
 
+/** Row `i` as one COPY text line, after checking it has `width` values; errors name the row. */
+function encodeCheckedRow(row: readonly unknown[], i: number, width: number): string {
+  if (!Array.isArray(row) || row.length !== width) {
+    throw new DbError(
+      'TG_DB_ENCODE',
+      `row ${i} has ${Array.isArray(row) ? row.length : 'no'} values, expected ${width} (one per column)`,
+      { details: { row: i } },
+    );
+  }
+  try {
+    return encodeCopyRow(row);
+  } catch (e) {
+    if (e instanceof DbError) {
+      throw new DbError('TG_DB_ENCODE', `row ${i}: ${e.message}`, { details: { row: i, ...e.details } });
+    }
+    throw e;
+  }
+}
+
 export interface EncodeOptions {
   /** Yield a chunk once it holds at least this many bytes (default 1 MiB). Chunks end on row boundaries. */
   chunkBytes?: number;
@@ -143,22 +162,7 @@ export async function* encodeCopyRows(
   let size = 0;
   let count = 0;
   for await (const row of rows) {
-    if (!Array.isArray(row) || row.length !== width) {
-      throw new DbError(
-        'TG_DB_ENCODE',
-        `row ${count} has ${Array.isArray(row) ? row.length : 'no'} values, expected ${width} (one per column)`,
-        { details: { row: count } },
-      );
-    }
-    let line: string;
-    try {
-      line = encodeCopyRow(row);
-    } catch (e) {
-      if (e instanceof DbError) {
-        throw new DbError('TG_DB_ENCODE', `row ${count}: ${e.message}`, { details: { row: count, ...e.details } });
-      }
-      throw e;
-    }
+    const line = encodeCheckedRow(row, count, width);
     parts.push(line);
     size += line.length;
     count += 1;
@@ -174,25 +178,6 @@ export async function* encodeCopyRows(
 
 /** Rows as one COPY text buffer, checked as encodeCopyRows checks them. */
 export function encodeCopyText(rows: readonly (readonly unknown[])[], width: number): EncodedCopy {
-  const parts: string[] = [];
-  for (const [i, row] of rows.entries()) {
-    if (!Array.isArray(row) || row.length !== width) {
-      throw new DbError(
-        'TG_DB_ENCODE',
-        `row ${i} has ${Array.isArray(row) ? row.length : 'no'} values, expected ${width} (one per column)`,
-        {
-          details: { row: i },
-        },
-      );
-    }
-    try {
-      parts.push(encodeCopyRow(row));
-    } catch (e) {
-      if (e instanceof DbError) {
-        throw new DbError('TG_DB_ENCODE', `row ${i}: ${e.message}`, { details: { row: i, ...e.details } });
-      }
-      throw e;
-    }
-  }
+  const parts = rows.map((row, i) => encodeCheckedRow(row, i, width));
   return new EncodedCopy(Buffer.from(parts.join(''), 'utf8'), rows.length, width);
 }

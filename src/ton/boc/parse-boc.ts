@@ -7,6 +7,7 @@
 import type { Cell } from '@ton/core';
 import { CodecError } from '../../common/errors.ts';
 import { type CellTable, readCellTable, rootsOf } from '../cell/index.ts';
+import { significantLevels } from './serialize-boc.ts';
 
 export interface ParseBocOptions {
   /**
@@ -37,8 +38,7 @@ export function parseBoc(bytes: Uint8Array, opts: ParseBocOptions = {}): Cell[] 
 /** A cell written with_hashes carries its hashes and depths for every significant level; they must be the real ones. */
 function checkStoredHashes(table: CellTable, i: number): void {
   const mask = table.storedMask[i] as number;
-  const levels = [0];
-  for (let l = 1; l <= 3; l++) if (mask & (1 << (l - 1))) levels.push(l);
+  const levels = significantLevels(mask);
   const n = levels.length;
   const at = table.storedHashesAt[i] as number;
   levels.forEach((l, k) => {

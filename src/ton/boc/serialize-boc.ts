@@ -10,7 +10,7 @@
 // BoC the node produced (a liteserver proof, a block file) comes out byte for byte the same.
 import { type Cell, CellType, crc32c } from '@ton/core';
 import { CodecError } from '../../common/errors.ts';
-import { BOC_MAGIC } from '../cell/index.ts';
+import { BOC_MAGIC, bitsDescriptor, writePaddedBits } from '../cell/index.ts';
 
 export interface SerializeBocOptions {
   /** Write the cell offset index (default false). */
@@ -209,7 +209,7 @@ function writeCellData(out: Buffer, pos: number, cell: Cell, withHashes: boolean
   const len = bits.length;
   const exotic = cell.type !== CellType.Ordinary;
   out[pos++] = cell.refs.length + (exotic ? 8 : 0) + (withHashes ? 16 : 0) + cell.mask.value * 32;
-  out[pos++] = Math.ceil(len / 8) + Math.floor(len / 8);
+  out[pos++] = bitsDescriptor(len);
   if (withHashes) {
     const levels = significantLevels(cell.mask.value);
     for (const l of levels) pos += cell.hash(l).copy(out, pos);
@@ -219,21 +219,7 @@ function writeCellData(out: Buffer, pos: number, cell: Cell, withHashes: boolean
       out[pos++] = d & 0xff;
     }
   }
-  const whole = len - (len % 8);
-  if (whole > 0) {
-    const aligned = bits.subbuffer(0, whole);
-    if (aligned) aligned.copy(out, pos);
-    else
-      for (let i = 0; i < whole; i++)
-        if (bits.at(i)) out[pos + (i >> 3)] = (out[pos + (i >> 3)] ?? 0) | (0x80 >> (i & 7));
-    pos += whole / 8;
-  }
-  if (len % 8 !== 0) {
-    let byte = 0;
-    for (let i = whole; i < len; i++) byte |= (bits.at(i) ? 1 : 0) << (7 - (i - whole));
-    byte |= 1 << (7 - (len - whole));
-    out[pos++] = byte;
-  }
+  pos += writePaddedBits(bits, out, pos);
   return pos;
 }
 
