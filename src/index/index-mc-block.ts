@@ -291,12 +291,12 @@ export async function decodeMcBlock(
   const unit = await collectUnit(mcSeqno, source);
   const inputs: ContractInputs | null = contracts ? { transactions: [], states: new Map() } : null;
   const rows = await decodeUnit(mcSeqno, unit, source, inputs);
-  const mcBlock = unit.blocks.find((b) => b.fetched.id.workchain === -1) ?? unit.blocks[0];
+  const mc = unit.blocks.find((b) => b.fetched.id.workchain === -1);
   return {
     rows,
-    mcId: unit.blocks.find((b) => b.fetched.id.workchain === -1)?.fetched.id,
+    mcId: mc?.fetched.id,
     tops: unit.tops,
-    now: mcBlock?.block.info.genUtime ?? 0,
+    now: (mc ?? unit.blocks[0])?.block.info.genUtime ?? 0,
     inputs,
   };
 }

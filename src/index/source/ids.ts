@@ -32,9 +32,12 @@ function checkedRoot(id: BlockIdExt, bytes: Buffer): Cell {
   const table = readCellTable(bytes, { skipCrc: true });
   if (table.roots.length !== 1) throw sourceError(id, `the BoC has ${table.roots.length} roots, a block file has one`);
   table.hashAll();
-  const cell = cellOf(table, table.roots[0] as number);
-  if (!cell.hash().equals(id.rootHash)) throw sourceError(id, "root cell hash differs from the id's root hash");
-  return cell;
+  return withRootHash(id, cellOf(table, table.roots[0] as number));
+}
+
+function withRootHash(id: BlockIdExt, root: Cell): Cell {
+  if (!root.hash().equals(id.rootHash)) throw sourceError(id, "root cell hash differs from the id's root hash");
+  return root;
 }
 
 /**
@@ -43,8 +46,7 @@ function checkedRoot(id: BlockIdExt, bytes: Buffer): Cell {
  */
 export function checkedBlock(id: BlockIdExt, bytes: Buffer, root?: Cell | null): FetchedBlock {
   checkFileHash(id, bytes);
-  const cell = root ?? checkedRoot(id, bytes);
-  if (root && !root.hash().equals(id.rootHash)) throw sourceError(id, "root cell hash differs from the id's root hash");
+  const cell = root ? withRootHash(id, root) : checkedRoot(id, bytes);
   return { id, bytes, root: cell };
 }
 

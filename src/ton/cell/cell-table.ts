@@ -1,7 +1,7 @@
 // A bag of cells read once into flat arrays: for each cell its descriptor bytes, where its data sits in the BoC,
 // its references and its level mask; no object per cell. Representation hashes and depths are computed only when
 // asked (a cell's, with its subtree, or all at once for a root check), with SHA-256 from node:crypto, and kept in
-// one flat pool. `cell(i)` hands out an @ton/core-compatible view (see table-cell.ts) for code that reads cells.
+// one flat pool. table-cell.ts's `cellOf(table, i)` hands out @ton/core-compatible views for code that reads cells.
 //
 // Why by hand: @ton/core's Cell.fromBoc builds a frozen object with five closures per cell and hashes every cell
 // eagerly with @ton/crypto's pure-JS SHA-256 (a hex round trip through jssha); reading a 500 KB block that way
@@ -28,6 +28,9 @@ export function popcount(n: number): number {
 }
 
 export const levelOfMask = (mask: number): number => 32 - Math.clz32(mask);
+
+/** Which of a cell's hashes (and depths) serves `level`: the number of significant levels below it. */
+export const hashIndex = (mask: number, level: number): number => popcount(mask & ((1 << (level < 3 ? level : 3)) - 1));
 
 /**
  * Copies `n` bytes; returns n. A plain loop: for the few dozen bytes of a cell's data or a hash, Buffer.copy's
@@ -199,36 +202,32 @@ export class CellTable {
     }
   }
 
-  /** Offset of cell i's hash at `level` in hashSource(i, level): the pool, or a pruned branch's own data. */
-  private hashOffset(i: number, level: number): number {
-    const m = this.mask[i] as number;
-    const hi = popcount(m & ((1 << (level < 3 ? level : 3)) - 1));
-    if (this.kind[i] === PRUNED_BRANCH) {
-      return hi !== popcount(m) ? this.prunedHashAt(i, hi) : (this.slot[i] as number) * 32;
-    }
-    return ((this.slot[i] as number) + hi) * 32;
-  }
-
-  /** Whether cell i's hash at `level` is in the BoC bytes (a pruned branch's stored hash) rather than the pool. */
-  private hashInBytes(i: number, level: number): boolean {
+  /** Whether cell i's hash and depth at `level` are stored in its data (a pruned branch's lower levels). */
+  private inPrunedData(i: number, level: number): boolean {
     if (this.kind[i] !== PRUNED_BRANCH) return false;
     const m = this.mask[i] as number;
-    return popcount(m & ((1 << (level < 3 ? level : 3)) - 1)) !== popcount(m);
+    return hashIndex(m, level) !== popcount(m);
+  }
+
+  /** Offset of cell i's hash at `level`: in the BoC bytes when inPrunedData, else in the pool. */
+  private hashOffset(i: number, level: number): number {
+    if (this.inPrunedData(i, level)) return this.prunedHashAt(i, hashIndex(this.mask[i] as number, level));
+    return (
+      ((this.slot[i] as number) + (this.kind[i] === PRUNED_BRANCH ? 0 : hashIndex(this.mask[i] as number, level))) * 32
+    );
   }
 
   private hashAt(i: number, level: number): { buf: Buffer; at: number } {
-    return { buf: this.hashInBytes(i, level) ? this.bytes : this.pool, at: this.hashOffset(i, level) };
+    return { buf: this.inPrunedData(i, level) ? this.bytes : this.pool, at: this.hashOffset(i, level) };
   }
 
   private depthAt(i: number, level: number): number {
     const m = this.mask[i] as number;
-    const hi = popcount(m & ((1 << (level < 3 ? level : 3)) - 1));
-    if (this.kind[i] === PRUNED_BRANCH) {
-      const own = popcount(m);
-      if (hi !== own) return this.bytes.readUInt16BE(this.prunedDepthAt(i, hi, own));
-      return this.depthPool[this.slot[i] as number] as number;
-    }
-    return this.depthPool[(this.slot[i] as number) + hi] as number;
+    if (this.inPrunedData(i, level))
+      return this.bytes.readUInt16BE(this.prunedDepthAt(i, hashIndex(m, level), popcount(m)));
+    return this.depthPool[
+      (this.slot[i] as number) + (this.kind[i] === PRUNED_BRANCH ? 0 : hashIndex(m, level))
+    ] as number;
   }
 
   /** A pruned branch's data: type, mask, then `own` hashes and `own` depths (the 280-bit form: type, hash, depth). */
@@ -277,7 +276,7 @@ export class CellTable {
     for (let r = refsFrom; r < refsTo; r++) {
       const c = this.refIdx[r] as number;
       const at = this.hashOffset(c, childLevel);
-      n += copyBytes(this.hashInBytes(c, childLevel) ? this.bytes : this.pool, at, 32, scratch, n);
+      n += copyBytes(this.inPrunedData(c, childLevel) ? this.bytes : this.pool, at, 32, scratch, n);
     }
     this.reprDepth = refsTo > refsFrom ? depth + 1 : 0;
     return n;

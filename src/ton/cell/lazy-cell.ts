@@ -6,11 +6,15 @@ import { hash as sha256Native } from 'node:crypto';
 import { type BitReader, type BitString, Cell, CellType, Slice } from '@ton/core';
 import { LevelMask } from '@ton/core/dist/boc/cell/LevelMask.js';
 import { type BocOptions, cellToBoc } from './cell-boc.ts';
-import { levelOfMask, popcount } from './cell-table.ts';
+import { hashIndex, levelOfMask } from './cell-table.ts';
 import { FastBitReader } from './fast-bit-reader.ts';
 import { bitsDescriptor, writePaddedBits } from './padded-bits.ts';
 
 const scratch = Buffer.allocUnsafe(2 + 128 + 4 * 34);
+const MASKS = Array.from({ length: 8 }, (_, m) => Object.freeze(new LevelMask(m)));
+
+/** @ton/core's LevelMask for a mask value: one shared, frozen instance per value. */
+export const levelMask = (mask: number): LevelMask => MASKS[mask] as LevelMask;
 
 class LazyCell {
   readonly bits: BitString;
@@ -24,7 +28,7 @@ class LazyCell {
     this.refs = refs;
     let m = 0;
     for (const r of refs) m |= r.mask.value;
-    this.mask = new LevelMask(m);
+    this.mask = levelMask(m);
   }
 
   get type(): CellType {
@@ -37,12 +41,12 @@ class LazyCell {
 
   hash(level = 3): Buffer {
     if (this.hashes === null) this.compute();
-    return (this.hashes as Buffer[])[popcount(this.mask.value & ((1 << Math.min(level, 3)) - 1))] as Buffer;
+    return (this.hashes as Buffer[])[hashIndex(this.mask.value, level)] as Buffer;
   }
 
   depth(level = 3): number {
     if (this.depths === null) this.compute();
-    return (this.depths as number[])[popcount(this.mask.value & ((1 << Math.min(level, 3)) - 1))] as number;
+    return (this.depths as number[])[hashIndex(this.mask.value, level)] as number;
   }
 
   level(): number {

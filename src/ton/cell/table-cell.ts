@@ -4,11 +4,11 @@
 // eagerly computed hashes: bits point into the BoC bytes, children are made when `refs` is first read, hashes are
 // computed by the table on first `hash()`.
 import { type BitReader, BitString, Cell, CellType, type Slice } from '@ton/core';
-import { LevelMask } from '@ton/core/dist/boc/cell/LevelMask.js';
+import type { LevelMask } from '@ton/core/dist/boc/cell/LevelMask.js';
 import { type BocOptions, cellToBoc } from './cell-boc.ts';
 import { type CellTable, levelOfMask, ORDINARY } from './cell-table.ts';
 import { FastBitReader } from './fast-bit-reader.ts';
-import { FastSlice } from './lazy-cell.ts';
+import { FastSlice, levelMask } from './lazy-cell.ts';
 
 const CELL_TYPES = [
   CellType.Ordinary,
@@ -17,7 +17,6 @@ const CELL_TYPES = [
   CellType.MerkleProof,
   CellType.MerkleUpdate,
 ] as const;
-const MASKS = Array.from({ length: 8 }, (_, m) => Object.freeze(new LevelMask(m)));
 
 class TableCell {
   readonly table: CellTable;
@@ -56,7 +55,7 @@ class TableCell {
   }
 
   get mask(): LevelMask {
-    return MASKS[this.table.mask[this.index] as number] as LevelMask;
+    return levelMask(this.table.mask[this.index] as number);
   }
 
   beginParse(allowExotic = false): Slice {
