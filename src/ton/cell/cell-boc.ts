@@ -14,92 +14,28 @@ export interface BocOptions {
   crc32?: boolean | null;
 }
 
-/** The subtree of `root` in @ton/core's serialization order, with references as positions in that order. */
-function order(root: Cell): { cells: Cell[]; refs: number[][] } {
-  const keyOf = (c: Cell) => c.hash().toString('latin1');
-  const canonical = new Map<string, Cell>();
-  const seenOrder: Cell[] = [];
-  let pending = [root];
-  while (pending.length > 0) {
-    const next: Cell[] = [];
-    for (const c of pending) {
-      const k = keyOf(c);
-      if (canonical.has(k)) continue;
-      canonical.set(k, c);
-      seenOrder.push(c);
-      for (const r of c.refs) next.push(r);
-    }
-    pending = next;
-  }
-  const canon = (c: Cell) => canonical.get(keyOf(c)) as Cell;
-  // Post-order from each not-yet-placed cell in first-seen order, references last to first (no recursion).
-  const placed = new Set<Cell>();
-  const sorted: Cell[] = [];
-  for (const start of seenOrder) {
-    if (placed.has(start)) continue;
-    const stack: Array<{ c: Cell; next: number }> = [{ c: start, next: start.refs.length - 1 }];
-    const onStack = new Set<Cell>([start]);
-    while (stack.length > 0) {
-      const top = stack[stack.length - 1] as { c: Cell; next: number };
-      if (top.next >= 0) {
-        const child = canon(top.c.refs[top.next] as Cell);
-        top.next--;
-        if (!placed.has(child) && !onStack.has(child)) {
-          onStack.add(child);
-          stack.push({ c: child, next: child.refs.length - 1 });
-        }
-        continue;
-      }
-      stack.pop();
-      onStack.delete(top.c);
-      placed.add(top.c);
-      sorted.push(top.c);
-    }
-  }
-  const cells = sorted.reverse();
-  const position = new Map<Cell, number>();
-  for (const [p, c] of cells.entries()) position.set(c, p);
-  const refs = cells.map((c) => c.refs.map((r) => position.get(canon(r)) as number));
-  return { cells, refs };
-}
-
-/** Per-table scratch marks for tableOrder, stamped per call so a call costs only the cells it visits. */
+/** Marks of one ordering, stamped per call so that marks kept per table serve every call on it. */
 interface Marks {
   stamp: number;
-  seen: Int32Array;
-  placed: Int32Array;
-  position: Int32Array;
+  seen: Int32Array | number[];
+  placed: Int32Array | number[];
+  position: Int32Array | number[];
 }
-const marksOf = new WeakMap<CellTable, Marks>();
 
 /**
- * The same order as `order` for a subtree of one table, on cell indices: cells with equal hashes are one
- * (table.canonical()), no per-cell keys or maps. `lazyRootRefs` makes the root a cell outside the table (a lazy
- * cell whose references are all in the table): it gets the id `table.count`.
+ * @ton/core's serialization order of the graph below `rootId`, nodes numbered, equal cells one node: nodes in the
+ * order a breadth-first walk first meets them, then from each in that order not yet placed a depth-first post-order
+ * that visits references last to first; the whole reversed. References come back as positions in that order.
+ * Cells are built bottom-up (a cell's hash covers its children), so the graph has no cycles to guard against.
  */
-function tableOrder(t: CellTable, root: number, lazyRootRefs: number[] | null): { ids: number[]; refs: number[][] } {
-  const canon = t.canonical();
-  const rootId = lazyRootRefs ? t.count : (canon[root] as number);
-  let m = marksOf.get(t);
-  if (!m) {
-    m = {
-      stamp: 0,
-      seen: new Int32Array(t.count + 1),
-      placed: new Int32Array(t.count + 1),
-      position: new Int32Array(t.count + 1),
-    };
-    marksOf.set(t, m);
-  }
+function serializationOrder(
+  rootId: number,
+  kidsOf: (id: number) => number[],
+  m: Marks,
+): { ids: number[]; refs: number[][] } {
   const stamp = ++m.stamp;
   const { seen, placed, position } = m;
   const children = new Map<number, number[]>();
-  const kidsOf = (id: number): number[] => {
-    if (id === t.count) return (lazyRootRefs as number[]).map((i) => canon[i] as number);
-    const out: number[] = [];
-    for (let r = t.refStart[id] as number, e = t.refStart[id + 1] as number; r < e; r++)
-      out.push(canon[t.refIdx[r] as number] as number);
-    return out;
-  };
   const seenOrder: number[] = [];
   let pending = [rootId];
   while (pending.length > 0) {
@@ -114,19 +50,17 @@ function tableOrder(t: CellTable, root: number, lazyRootRefs: number[] | null): 
     }
     pending = next;
   }
-  // References point forward in a table, so the graph is acyclic and needs no on-stack marks.
+  const kids = (id: number) => children.get(id) as number[];
   const sorted: number[] = [];
   for (const start of seenOrder) {
     if (placed[start] === stamp) continue;
-    const stack: Array<{ id: number; next: number }> = [
-      { id: start, next: (children.get(start) as number[]).length - 1 },
-    ];
+    const stack: Array<{ id: number; next: number }> = [{ id: start, next: kids(start).length - 1 }];
     while (stack.length > 0) {
       const top = stack[stack.length - 1] as { id: number; next: number };
       if (top.next >= 0) {
-        const child = (children.get(top.id) as number[])[top.next] as number;
+        const child = kids(top.id)[top.next] as number;
         top.next--;
-        if (placed[child] !== stamp) stack.push({ id: child, next: (children.get(child) as number[]).length - 1 });
+        if (placed[child] !== stamp) stack.push({ id: child, next: kids(child).length - 1 });
         continue;
       }
       stack.pop();
@@ -137,8 +71,56 @@ function tableOrder(t: CellTable, root: number, lazyRootRefs: number[] | null): 
   }
   const ids = sorted.reverse();
   for (const [p, id] of ids.entries()) position[id] = p;
-  const refs = ids.map((id) => (children.get(id) as number[]).map((k) => position[k] as number));
-  return { ids, refs };
+  return { ids, refs: ids.map((id) => kids(id).map((k) => position[k] as number)) };
+}
+
+/** Any cells: numbered as first met, equal hashes one number. */
+function order(root: Cell): { cells: Cell[]; refs: number[][] } {
+  const numbers = new Map<string, number>();
+  const byNumber: Cell[] = [];
+  const numberOf = (c: Cell): number => {
+    const key = c.hash().toString('latin1');
+    let n = numbers.get(key);
+    if (n === undefined) {
+      n = byNumber.length;
+      numbers.set(key, n);
+      byNumber.push(c);
+    }
+    return n;
+  };
+  const { ids, refs } = serializationOrder(numberOf(root), (n) => (byNumber[n] as Cell).refs.map(numberOf), {
+    stamp: 0,
+    seen: [],
+    placed: [],
+    position: [],
+  });
+  return { cells: ids.map((n) => byNumber[n] as Cell), refs };
+}
+
+const marksOf = new WeakMap<CellTable, Marks>();
+
+/**
+ * The same order for a subtree of one table, on cell indices: cells with equal hashes are one (table.canonical()),
+ * no per-cell keys. `lazyRootRefs` makes the root a cell outside the table (a lazy cell whose references are all
+ * in the table): it gets the number `table.count`.
+ */
+function tableOrder(t: CellTable, root: number, lazyRootRefs: number[] | null): { ids: number[]; refs: number[][] } {
+  const canon = t.canonical();
+  let m = marksOf.get(t);
+  if (!m) {
+    const n = t.count + 1;
+    m = { stamp: 0, seen: new Int32Array(n), placed: new Int32Array(n), position: new Int32Array(n) };
+    marksOf.set(t, m);
+  }
+  const kidsOf = (id: number): number[] => {
+    if (id === t.count) return (lazyRootRefs as number[]).map((i) => canon[i] as number);
+    const out: number[] = [];
+    for (let r = t.refStart[id] as number, e = t.refStart[id + 1] as number; r < e; r++) {
+      out.push(canon[t.refIdx[r] as number] as number);
+    }
+    return out;
+  };
+  return serializationOrder(lazyRootRefs ? t.count : (canon[root] as number), kidsOf, m);
 }
 
 const bytesFor = (n: number) => Math.max(Math.ceil(n.toString(2).length / 8), 1);

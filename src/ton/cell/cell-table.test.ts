@@ -10,6 +10,7 @@ import { hasVectors, loadNodePackage, VECTORS_DIR } from '../../../test/support/
 import { CodecError } from '../../common/errors.ts';
 import { parseBoc } from '../boc/index.ts';
 import { readCellTable } from './boc-reader.ts';
+import { cellToBoc } from './cell-boc.ts';
 import { fastPaddedBitsInstalled, installFastPaddedBits, uninstallFastPaddedBits } from './core-padded-bits.ts';
 import { installNativeSha256, nativeSha256Installed, uninstallNativeSha256 } from './native-sha256.ts';
 import { cellOf, rootsOf, tableOf } from './table-cell.ts';
@@ -171,6 +172,16 @@ describe('table cells as @ton/core cells', () => {
     expect(wrapped.hash()).toEqual(expected.hash());
     expect(root.toBoc()).toEqual(built.toBoc());
     expect(root.toString()).toBe(built.toString());
+  });
+
+  it("write @ton/core's BoC bytes for any cell, also @ton/core's own with equal and shared subtrees", () => {
+    const leaf = beginCell().storeUint(7, 8).endCell();
+    const twin = beginCell().storeUint(7, 8).endCell();
+    const mid = beginCell().storeRef(leaf).storeRef(twin).storeUint(1, 3).endCell();
+    const tree = beginCell().storeRef(mid).storeRef(leaf).storeRef(beginCell().storeRef(mid).endCell()).endCell();
+    for (const opts of [undefined, { idx: true, crc32: true }, { idx: false, crc32: false }]) {
+      expect(cellToBoc(tree, opts)).toEqual(tree.toBoc(opts));
+    }
   });
 
   it('are made once per cell, and only for the cells that are read', () => {
