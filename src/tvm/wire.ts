@@ -118,21 +118,7 @@ export class BlobStore<T> {
   }
 }
 
-/**
- * Bytes that own their whole ArrayBuffer, so it can be transferred. Node's small Buffers are views into a shared
- * pool, and transferring that pool would detach every other Buffer in it.
- */
-export function ownBytes(buf: Uint8Array): Uint8Array {
-  if (buf.byteOffset === 0 && buf.byteLength === buf.buffer.byteLength && buf.buffer instanceof ArrayBuffer) return buf;
-  const copy = new Uint8Array(buf.byteLength);
-  copy.set(buf);
-  return copy;
-}
-
-/** A Buffer view over received bytes (no copy). */
-export function asBuffer(bytes: Uint8Array): Buffer {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}
+export { asBuffer, ownBytes } from '../common/thread-bytes.ts';
 
 /** The ArrayBuffers of `parts` worth transferring (each owned by exactly one part). */
 export function transferList(parts: readonly (Uint8Array | null | undefined)[]): ArrayBuffer[] {

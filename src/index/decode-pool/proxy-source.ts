@@ -4,12 +4,12 @@
 // reads account states from a block's own state update (statesFromBlocks), they are read here from the block this
 // thread parsed, instead of the main thread parsing it again.
 import { Lru } from '../../common/index.ts';
+import { asBuffer } from '../../common/thread-bytes.ts';
 import type { BlockIdExt } from '../../ton/index.ts';
 import { blockKey, checkedBlock } from '../source/ids.ts';
 import { statesFromNewState, stateUpdateNewSide } from '../source/state-update.ts';
 import type { AccountStateAfter, BlockSource, DeclaredUnit, FetchedBlock } from '../source/types.ts';
 import {
-  buf,
   declaredFromWire,
   idFromWire,
   type SourceCall,
@@ -30,7 +30,7 @@ export function createProxySource(
   const key = (id: BlockIdExt) => `${blockKey(id)}:${id.rootHash.toString('hex')}`;
   const fetched = (w: WireFetched): FetchedBlock => {
     const id = idFromWire(w.id);
-    const f = checkedBlock(id, buf(w.bytes));
+    const f = checkedBlock(id, asBuffer(w.bytes));
     if (statesFromBlocks && id.seqno !== 0) parsed.set(key(id), f);
     return f;
   };

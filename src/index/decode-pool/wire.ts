@@ -1,9 +1,10 @@
 // What crosses between the main thread and a decode thread: decode requests, the source calls a decode thread makes
 // (the main thread owns the source), and a decoded unit, whose core rows travel as COPY text (transferred, not
 // copied) and whose contract decoders' inputs travel as plain values and BoCs. Structured clone turns Buffers into
-// Uint8Arrays; `buf` turns them back without copying.
+// Uint8Arrays; asBuffer turns them back without copying.
 import { Address } from '@ton/core';
 import { CodecError, IndexError, type IndexErrorCode, ProofError, TongateError } from '../../common/index.ts';
+import { asBuffer, ownBytes } from '../../common/thread-bytes.ts';
 import { EncodedCopy, encodeCopyText } from '../../db/index.ts';
 import { type BlockIdExt, cellsFromBoc, cellToBoc } from '../../ton/index.ts';
 import type { Row } from '../decode/columns.ts';
@@ -20,16 +21,6 @@ import type { AccountInput, MessageInput, TransactionInput } from '../decode/con
 import type { DecodedUnit } from '../index-mc-block.ts';
 import type { AccountStateAfter, DeclaredUnit } from '../source/types.ts';
 import { uniqueByKey } from '../write/write-unit.ts';
-
-export const buf = (u: Uint8Array): Buffer => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
-
-/** A Uint8Array that alone owns its ArrayBuffer (safe to transfer: a Buffer may share the pool's slab). */
-function owned(b: Buffer): Uint8Array {
-  if (b.byteOffset === 0 && b.buffer.byteLength === b.byteLength) return b;
-  const out = new Uint8Array(b.byteLength);
-  out.set(b);
-  return out;
-}
 
 // ---------------------------------------------------------------------------------------------- errors
 
@@ -91,8 +82,8 @@ export const idFromWire = (id: BlockIdExt): BlockIdExt => ({
   workchain: id.workchain,
   shard: id.shard,
   seqno: id.seqno,
-  rootHash: buf(id.rootHash),
-  fileHash: buf(id.fileHash),
+  rootHash: asBuffer(id.rootHash),
+  fileHash: asBuffer(id.fileHash),
 });
 
 export const stateToWire = (s: AccountStateAfter): WireState => ({
@@ -104,10 +95,10 @@ export const stateToWire = (s: AccountStateAfter): WireState => ({
 });
 
 export const stateFromWire = (s: WireState): AccountStateAfter => ({
-  address: buf(s.address),
+  address: asBuffer(s.address),
   workchain: s.workchain,
   account: cellsFromBoc(s.account)[0]!,
-  hash: buf(s.hash),
+  hash: asBuffer(s.hash),
   complete: s.complete,
 });
 
@@ -198,7 +189,7 @@ const messageToWire = (m: MessageInput): WireMessage => ({
 });
 
 const messageFromWire = (m: WireMessage): MessageInput => ({
-  hash: buf(m.hash),
+  hash: asBuffer(m.hash),
   source: m.source === null ? null : Address.parseRaw(m.source),
   destination: m.destination === null ? null : Address.parseRaw(m.destination),
   value: m.value,
@@ -215,7 +206,7 @@ export function unitToWire(u: DecodedUnit<Row[]>): { unit: WireUnit; transfer: A
   for (const [name, columns] of Object.entries(CORE_TABLES) as Array<[CoreTable, readonly string[]]>) {
     const rows = BY_KEY.has(name) ? uniqueByKey(u.rows[name]) : u.rows[name];
     const e = encodeCopyText(rows, columns.length);
-    const text = owned(e.text);
+    const text = ownBytes(e.text);
     transfer.push(text.buffer as ArrayBuffer);
     tables[name] = { text, count: e.count, width: e.width, decoded: u.rows[name].length };
   }
@@ -260,7 +251,7 @@ export function unitToWire(u: DecodedUnit<Row[]>): { unit: WireUnit; transfer: A
 /** The unit again on the main thread: rows as EncodedCopy (written as they are), inputs as cells and addresses. */
 export function unitFromWire(w: WireUnit): DecodedUnit {
   const enc = (name: CoreTable) =>
-    new EncodedCopy(buf(w.tables[name].text), w.tables[name].count, w.tables[name].width, w.tables[name].decoded);
+    new EncodedCopy(asBuffer(w.tables[name].text), w.tables[name].count, w.tables[name].width, w.tables[name].decoded);
   return {
     rows: {
       mcSeqno: w.mcSeqno,
@@ -281,7 +272,7 @@ export function unitFromWire(w: WireUnit): DecodedUnit {
           transactions: w.inputs.transactions.map(
             (t): TransactionInput => ({
               account: Address.parseRaw(t.account),
-              hash: buf(t.hash),
+              hash: asBuffer(t.hash),
               lt: t.lt,
               now: t.now,
               mcSeqno: t.mcSeqno,
