@@ -12,6 +12,7 @@ import { createHttpServer, type HealthReport } from '../http/server.ts';
 import { createPendingTraces, type PendingTraces, type PendingTracesOptions } from './pending/index.ts';
 import { createV2Cache } from './v2/cache.ts';
 import type { ExternalMessageHook, V2Lite } from './v2/context.ts';
+import { createApiTvm } from './v2/emulate/executor.ts';
 import { type V2Context, v2Plugin } from './v2/plugin.ts';
 import { V3_DEFAULTS } from './v3/context.ts';
 import { v3Plugin } from './v3/plugin.ts';
@@ -47,6 +48,10 @@ export interface ApiServerOptions {
    * (on by default; false turns it off).
    */
   pending?: false | Omit<PendingTracesOptions, 'db' | 'v2' | 'logger'>;
+  /** TVM worker threads for get-methods, fee estimates and emulation (default: cores - 1, 1..4). */
+  tvmThreads?: number;
+  /** Get-method/emulation calls allowed to wait before the API answers 503 (default 64). */
+  tvmQueue?: number;
 }
 
 export interface ApiServer {
@@ -95,6 +100,7 @@ export async function buildApiServer(opts: ApiServerOptions): Promise<ApiServer>
         testnet: opts.testnet ?? false,
         version: V2_API_VERSION,
         cache: createV2Cache(),
+        tvm: createApiTvm({ threads: opts.tvmThreads, maxQueue: opts.tvmQueue }),
         onExternalMessage,
         logger,
       }
@@ -149,6 +155,7 @@ export async function buildApiServer(opts: ApiServerOptions): Promise<ApiServer>
     async close() {
       await app.close();
       await pending?.close();
+      await v2?.tvm.close();
       await limiter.close();
     },
   };

@@ -38,19 +38,36 @@ function fastifyClientError(e: unknown): { status: number; message: string } | n
   return null;
 }
 
+/** Longest message an error body carries: messages quote input, and a body must not echo a large request. */
+export const MAX_ERROR_MESSAGE = 300;
+
+/** The text of an internal failure the client is not told about (it is logged with the request id instead). */
+export const INTERNAL_MESSAGE = 'internal server error';
+
+function capped(message: string): string {
+  return message.length <= MAX_ERROR_MESSAGE ? message : `${message.slice(0, MAX_ERROR_MESSAGE - 3)}...`;
+}
+
+/** Database failures other than a timeout say nothing about the server to the client (SQL, table names, values). */
+function hidden(code: string): boolean {
+  return code.startsWith('TG_DB_') && code !== 'TG_DB_TIMEOUT';
+}
+
 /**
  * Status and message for any thrown value. `statusFor` lets an API move TongateError codes (v2 answers
- * liteserver errors with 500 as toncenter's C++ server does; v3 answers input errors with 422).
+ * liteserver errors with 500 as toncenter's C++ server does; v3 answers input errors with 422). Messages are cut
+ * to MAX_ERROR_MESSAGE characters.
  */
 export function mapError(e: unknown, statusFor: (code: string, fallback: number) => number): ErrorMapping {
   if (e instanceof HttpError) {
-    return { status: e.status, message: e.message, internal: e.status >= 500, headers: e.headers };
+    return { status: e.status, message: capped(e.message), internal: e.status >= 500, headers: e.headers };
   }
   const client = fastifyClientError(e);
-  if (client) return { ...client, internal: false, headers: {} };
+  if (client) return { ...client, message: capped(client.message), internal: false, headers: {} };
   if (isTongateError(e)) {
     const status = statusFor(e.code, ERROR_CODES[e.code as ErrorCode]?.status ?? 500);
-    return { status, message: e.message.split('\n')[0] ?? e.code, internal: status >= 500, headers: {} };
+    const message = hidden(e.code) ? INTERNAL_MESSAGE : capped(e.message.split('\n')[0] ?? e.code);
+    return { status, message, internal: status >= 500, headers: {} };
   }
-  return { status: 500, message: 'internal server error', internal: true, headers: {} };
+  return { status: 500, message: INTERNAL_MESSAGE, internal: true, headers: {} };
 }

@@ -1,11 +1,13 @@
 // The HTTP server both APIs run in: Fastify with request ids, CORS, body limits, one log line per request
-// (secrets removed), Prometheus /metrics and /healthz. Each API is a plugin under its prefix with its own
+// (secrets removed by parsed parameter, src/http/redact.ts), Prometheus /metrics and /healthz. Each API is a plugin under its prefix with its own
 // error body and access policy (see v2/v3 plugin files); this file knows nothing about either.
 import cors from '@fastify/cors';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import { Histogram, type Registry, renderFamilies } from '../common/index.ts';
 import { requestApiKey } from './access.ts';
+import { BodyParseError, checkJsonText, checkQueryText, jsonBodyText } from './input-guard.ts';
+import { REDACTING_SERIALIZERS, redactUrl } from './redact.ts';
 
 export const DEFAULT_BODY_LIMIT = 2 * 1024 * 1024;
 
@@ -28,15 +30,11 @@ export interface HttpServerOptions {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** The request URL with the api_key parameter's value blanked (keys are secrets, style rule). */
-export function redactUrl(url: string): string {
-  return url.replace(/([?&]api_key=)[^&#]*/gi, '$1[redacted]');
-}
-
 export async function createHttpServer(opts: HttpServerOptions): Promise<FastifyInstance> {
   let seq = 0;
   const app = Fastify({
-    loggerInstance: opts.logger as FastifyBaseLogger,
+    // Every line logged through a request's logger passes url, headers and bodies through the redaction.
+    loggerInstance: opts.logger.child({}, { serializers: REDACTING_SERIALIZERS }) as FastifyBaseLogger,
     // Our onResponse hook writes the one line per request (with api_key redacted) instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: opts.bodyLimit ?? DEFAULT_BODY_LIMIT,
@@ -60,6 +58,35 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<Fastify
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
+    // Before any handler or parser reads a parameter (the API's own error handler renders the 422).
+    checkQueryText(req.url);
+  });
+  // JSON bodies: UTF-8 and nesting checked on the bytes, Fastify's own parser (prototype-poisoning checks), then
+  // every string checked for NUL and lone surrogates.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
+    let text: string;
+    try {
+      text = jsonBodyText(body as Buffer);
+    } catch (e) {
+      done(e as Error, undefined);
+      return;
+    }
+    parseJson(req, text, (err, value) => {
+      if (err) {
+        const empty = (err as { code?: string }).code === 'FST_ERR_CTP_EMPTY_JSON_BODY';
+        done(empty ? err : new BodyParseError(`invalid JSON body: ${err.message}`, err), undefined);
+        return;
+      }
+      try {
+        checkJsonText(value);
+      } catch (e) {
+        done(e as Error, undefined);
+        return;
+      }
+      done(null, value);
+    });
   });
   app.addHook('onResponse', async (req, reply) => {
     const route = req.routeOptions.url ?? 'unmatched';

@@ -46,6 +46,7 @@ export function encodeCall(call: Call, sender: BlobSender): { job: WireJob; tran
       randomSeed: Uint8Array.from(g.randomSeed),
       gasLimit: g.gasLimit ?? DEFAULT_GET_GAS_LIMIT,
       prevBlocks,
+      extraCurrency: g.extraCurrency ?? null,
     };
     return { job, transfer: transferList([job.code, job.data, job.stack, config.boc, libs?.boc]) };
   }

@@ -95,6 +95,7 @@ export function createJobHandler(opts: { verbosity: ExecutorVerbosity }): JobHan
         gasLimit: job.gasLimit,
         debugEnabled: false,
         ...(prevBlocksInfo === undefined ? {} : { prevBlocksInfo }),
+        ...(job.extraCurrency === null ? {} : { extraCurrency: job.extraCurrency }),
       });
       const out = res.output;
       if (!out.success) return { kind: 'get-refused', error: out.error };

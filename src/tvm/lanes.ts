@@ -1,9 +1,5 @@
 // An executor the runner can hand one call at a time: a worker thread (the default), or the same job handler in
 // the caller's thread (`threads: 0`). Both encode the call per executor and retry once on a blob-cache miss.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import type { ExecutorVerbosity } from '@ton/sandbox';
 import { TvmError } from '../common/errors.ts';

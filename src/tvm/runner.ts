@@ -124,17 +124,20 @@ export async function createTvmRunner(opts: TvmRunnerOptions = {}): Promise<TvmR
   function submit(call: Call): Promise<WireResult> {
     if (closed) return Promise.reject(new TvmError(`${CALL_NAMES[call.kind]}: the TVM runner is closed`));
     if (broken !== null) return Promise.reject(broken);
-    if (queue.length >= maxQueue) {
-      return Promise.reject(
-        new TvmError(`${CALL_NAMES[call.kind]}: the TVM runner queue is full (${maxQueue} calls waiting)`, {
-          retryable: true,
-          details: { call: call.kind, maxQueue },
-        }),
-      );
-    }
     return new Promise<WireResult>((resolve, reject) => {
-      queue.push({ call, resolve, reject });
+      const p: Pending = { call, resolve, reject };
+      queue.push(p);
       pump();
+      // Still waiting (no executor was idle) beyond the bound: refused, and the queue is as it was.
+      if (queue.length > maxQueue && queue[queue.length - 1] === p) {
+        queue.pop();
+        reject(
+          new TvmError(`${CALL_NAMES[call.kind]}: the TVM runner queue is full (${maxQueue} calls waiting)`, {
+            retryable: true,
+            details: { call: call.kind, maxQueue },
+          }),
+        );
+      }
     });
   }
 

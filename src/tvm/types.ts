@@ -43,6 +43,8 @@ export interface TvmGetArgs {
   randomSeed: Buffer;
   /** Default 300 000: the C++ liteserver's client_method_gas_limit (validator/impl/liteserver.hpp:83). */
   gasLimit?: bigint;
+  /** Extra currencies of the account's balance (id -> amount), as the VM's c7 sees them. */
+  extraCurrency?: Record<number, bigint>;
   prevBlocksInfo?: PrevBlocksInfo;
 }
 

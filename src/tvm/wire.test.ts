@@ -32,6 +32,7 @@ describe('blob caches', () => {
       now: 0,
       config: { hash: 'ab'.repeat(32), boc: null },
       libs: null,
+      extraCurrency: null,
       randomSeed: new Uint8Array(32),
       gasLimit: 1000n,
       prevBlocks: null,

@@ -51,6 +51,8 @@ export type WireJob =
       randomSeed: Uint8Array;
       gasLimit: bigint;
       prevBlocks: WirePrevBlocks | null;
+      /** Extra currencies of the balance (id -> amount), or null for none. */
+      extraCurrency: Record<number, bigint> | null;
     };
 
 export type WireResult =

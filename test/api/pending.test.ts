@@ -39,6 +39,7 @@ import {
   writePendingTrace,
 } from '../../src/api/pending/index.ts';
 import { createV2Cache } from '../../src/api/v2/cache.ts';
+import { createApiTvm } from '../../src/api/v2/emulate/executor.ts';
 import type { V2Context } from '../../src/api/v2/plugin.ts';
 import { type ActivityWallet, loadWallets } from '../../src/devnet/activity/wallets.ts';
 import {
@@ -124,13 +125,24 @@ beforeAll(async () => {
   await indexToHead();
 }, 300_000);
 
+/** One TVM for the test's own v2 contexts (the fixture's server has its own). */
+const tvm = createApiTvm({ threads: 1 });
+
 afterAll(async () => {
+  await tvm.close();
   await f?.close();
 });
 
 /** A v2 context over the fixture's pool (what the emulator reads states, config and libraries through). */
 function testV2(): V2Context {
-  return { lite: f.pool, access: { check: async () => {} }, testnet: false, version: 'test', cache: createV2Cache() };
+  return {
+    lite: f.pool,
+    access: { check: async () => {} },
+    testnet: false,
+    version: 'test',
+    cache: createV2Cache(),
+    tvm,
+  };
 }
 
 /** An active account holding `init`, as the ShardAccount the emulator hands over. */

@@ -9,7 +9,6 @@ import type { ContractInfo } from '../../index/actions/index.ts';
 import { methodId } from '../../lite/index.ts';
 import { contractMethodIds, formatAddressV3, knownWalletCode } from '../../ton/index.ts';
 import { decodeAccount, latestConfig, librariesFor, readAccount } from '../v2/emulate/chain-state.ts';
-import { runGetMethod } from '../v2/emulate/executor.ts';
 import type { V2Context } from '../v2/plugin.ts';
 import type { EmulatedTrace } from './emulate-trace.ts';
 
@@ -46,7 +45,7 @@ async function getter(
   if (ids !== null && !ids.includes(id)) return null;
   try {
     const [config, libs] = await Promise.all([latestConfig(v2), librariesFor(v2, st.code)]);
-    const r = await runGetMethod({
+    const r = await v2.tvm.runGetMethod({
       code: st.code,
       data: st.data ?? beginCell().endCell(),
       address: st.address,

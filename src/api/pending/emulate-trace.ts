@@ -29,7 +29,6 @@ import {
   readAccount,
   shardAccountCell,
 } from '../v2/emulate/chain-state.ts';
-import { runTransaction } from '../v2/emulate/executor.ts';
 import type { V2Context } from '../v2/plugin.ts';
 
 export interface TraceLimits {
@@ -191,7 +190,7 @@ export async function emulateTrace(boc: Buffer, deps: TraceEmulatorDeps): Promis
     const inLt = q.message.info.kind === 'int_msg_info' ? q.message.info.createdLt : 0n;
     // A deploy runs the StateInit's code on an account that has none yet.
     const code = slot.code ?? q.message.init?.code ?? null;
-    const outcome = await runTransaction({
+    const outcome = await v2.tvm.runTransaction({
       shardAccount: slot.shardAccount,
       message: q.cell,
       config,

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { AccessControl } from '../../http/access.ts';
 import type { LitePool } from '../../lite/index.ts';
 import type { V2Cache } from './cache.ts';
+import type { ApiTvm } from './emulate/executor.ts';
 
 export type V2Lite = Pick<LitePool, Exclude<keyof LitePool, 'close'>>;
 
@@ -33,6 +34,8 @@ export interface V2Options {
   version: string;
   /** Response cache shared by the methods (issue 7); the plugin creates one when none is given. */
   cache?: V2Cache;
+  /** The TVM get-methods and emulations run on; the plugin creates one (and closes it) when none is given. */
+  tvm?: ApiTvm;
   onExternalMessage?: ExternalMessageHook;
   /** Where a failing onExternalMessage hook is reported. */
   logger?: Logger;

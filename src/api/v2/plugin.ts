@@ -4,14 +4,17 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { isTongateError } from '../../common/index.ts';
 import { type ErrorMapping, HttpError, mapError } from '../../http/errors.ts';
+import { BodyParseError } from '../../http/input-guard.ts';
 import { createV2Cache, type V2Cache } from './cache.ts';
 import type { V2Options } from './context.ts';
+import { type ApiTvm, createApiTvm } from './emulate/executor.ts';
 import { v2Methods } from './methods/index.ts';
 import type { V2Method } from './methods/types.ts';
 import { V2Params } from './params.ts';
 
 export interface V2Context extends V2Options {
   cache: V2Cache;
+  tvm: ApiTvm;
 }
 
 /** v2's status for our error codes: liteserver errors are 500 with the liteserver's message (2.1). */
@@ -61,6 +64,10 @@ declare module 'fastify' {
 
 /** Status and message of an error as v2 answers it (v3's legacy methods pass them on the same way). */
 export function describeV2Error(err: unknown): ErrorMapping {
+  // toncenter's C++ server answers a body it cannot parse with 422 "failed to parse post request: …".
+  if (err instanceof BodyParseError) {
+    return { ...mapError(err, v2Status), status: 422, message: `failed to parse post request: ${err.message}` };
+  }
   const m = mapError(err, v2Status);
   return { ...m, message: liteErrorText(err) ?? m.message };
 }
@@ -80,7 +87,8 @@ function errorBody(
 
 export function v2Plugin(opts: V2Options): FastifyPluginAsync {
   return async (app) => {
-    const ctx: V2Context = { ...opts, cache: opts.cache ?? createV2Cache() };
+    const ctx: V2Context = { ...opts, cache: opts.cache ?? createV2Cache(), tvm: opts.tvm ?? createApiTvm() };
+    if (opts.tvm === undefined) app.addHook('onClose', () => ctx.tvm.close());
     const byName = new Map<string, V2Method>();
     for (const m of v2Methods) for (const n of [m.name, ...(m.aliases ?? [])]) byName.set(n, m);
 

@@ -4,7 +4,7 @@
 // database through ctx.query, which applies the timeout.
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Queryable, Row } from '../../db/index.ts';
-import { HttpError, mapError } from '../../http/errors.ts';
+import { HttpError, INTERNAL_MESSAGE, mapError } from '../../http/errors.ts';
 import type { V3Options } from './context.ts';
 import { oneParam, type Query } from './params.ts';
 import { routeGroups } from './routes/index.ts';
@@ -55,11 +55,13 @@ export function v3Plugin(opts: V3Options): FastifyPluginAsync {
     app.setErrorHandler((err, req, reply) => {
       const m = mapError(err, v3Status);
       if (m.internal) req.log.error({ err, url: req.url.split('?')[0] }, 'Failed request');
+      // An internal failure's text (SQL errors, stack traces) stays in the log line, which carries the request id
+      // the client also has (X-Request-Id).
       const message =
         m.status === 500 && (err as { code?: string }).code === 'TG_DB_TIMEOUT'
           ? 'timeout: context deadline exceeded'
-          : m.status === 500 && !(err instanceof HttpError)
-            ? `internal server error: ${m.message}`
+          : m.status >= 500 && !(err instanceof HttpError)
+            ? INTERNAL_MESSAGE
             : m.message;
       // A limited request gets the body toncenter's gateway sends in front of v3 (v3-api.md §2.2).
       const body = m.status === 429 ? { ok: false, result: 'Ratelimit exceed', code: 429 } : { error: message };

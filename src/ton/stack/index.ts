@@ -1,6 +1,7 @@
 // TVM stack values (@ton/core TupleItem, as serializeTuple/parseTuple read and write a VmStack) and the three JSON
 // forms the APIs use: v2 runGetMethod (legacy [type, value]), v2 runGetMethodStd (tonlib typed entries), v3.
 export { formatBocBase64, parseBocBase64 } from './boc-base64.ts';
+export { checkTvmStack, MAX_STACK_CELL_DEPTH, MAX_TUPLE_ITEMS } from './tvm-bounds.ts';
 export { formatTvmIntHex, parseTvmInt, TVM_INT_MAX, TVM_INT_MIN } from './tvm-int.ts';
 export { type CellDataPadding, parseV2CellObject, toV2CellObject, type V2CellObject } from './v2-cell-object.ts';
 export {

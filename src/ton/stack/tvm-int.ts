@@ -19,6 +19,14 @@ const DEC_RE = /^-?[0-9]+$/;
 const HEX_RE = /^-?0x[0-9a-fA-F]+$/;
 
 /**
+ * Longest number text read. A 257-bit integer needs at most 81 characters ("-0x" + 64 hex digits needs 67, "-" + 78
+ * decimal digits 79); the rest is room for leading zeros (fixed-width encoders pad). Longer text is refused before it
+ * is parsed: BigInt's decimal conversions are quadratic, and a megabyte of digits would hold the event loop for
+ * seconds and come back in the error message.
+ */
+export const TVM_INT_MAX_TEXT = 128;
+
+/**
  * Parses a stack number given as text or a JSON integer. `allowNaN` accepts the text "NaN" (how tonlib prints a
  * NaN); toncenter itself rejects it on input, tongate accepts it so its own output parses back.
  */
@@ -31,6 +39,11 @@ export function parseTvmInt(value: unknown, what: string, allowNaN = false): Tup
     v = BigInt(value);
   } else if (typeof value === 'string') {
     if (allowNaN && value === 'NaN') return { type: 'nan' };
+    if (value.length > TVM_INT_MAX_TEXT) {
+      throw new InputError(
+        `${what}: a number of ${value.length} characters ('${value.slice(0, 20)}...') does not fit a 257-bit signed TVM integer (at most ${TVM_INT_MAX_TEXT} characters)`,
+      );
+    }
     if (HEX_RE.test(value)) {
       const neg = value.startsWith('-');
       const abs = BigInt(value.slice(neg ? 1 : 0));
@@ -44,7 +57,7 @@ export function parseTvmInt(value: unknown, what: string, allowNaN = false): Tup
     throw new InputError(`${what}: expected an integer or a numeric string, got ${describeValue(value)}`);
   }
   if (v < TVM_INT_MIN || v > TVM_INT_MAX) {
-    throw new InputError(`${what}: ${v} does not fit a 257-bit signed TVM integer`);
+    throw new InputError(`${what}: ${formatTvmIntHex(v)} does not fit a 257-bit signed TVM integer`);
   }
   return { type: 'int', value: v };
 }

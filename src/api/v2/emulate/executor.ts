@@ -1,18 +1,27 @@
-// The TVM that v2's get-methods and fee estimates run on: @ton/sandbox's Executor (the C++ emulator as WASM), as
-// tonlib runs them locally on the account state it fetched (tonlib/TonlibClient.cpp smc_runGetMethod,
-// Query::estimate_fees). One Executor per process, created on first use (compiling the WASM takes about a second);
-// calls run one at a time because the emulator is synchronous WASM behind a promise, so each call also holds this
-// thread's event loop for its duration (a few milliseconds for wallets and tokens; a get-method may use up to
-// GET_METHOD_GAS_LIMIT). Moving it to worker threads, as src/tvm does for the node, is the way out if that
-// shows up in latency. A call that aborts the module (a C++ exception surfacing as a bare number) drops the
-// Executor, so the next call starts a fresh one.
-import { type Address, type Cell, parseTuple, type TupleItem } from '@ton/core';
-import { Executor } from '@ton/sandbox';
+// The TVM that v2's get-methods, fee estimates and the pending-trace emulation run on: @ton/sandbox's Executor (the
+// C++ emulator as WASM), as tonlib runs them locally on the account state it fetched (tonlib/TonlibClient.cpp
+// smc_runGetMethod, Query::estimate_fees). The emulator is synchronous WASM, so it never runs on the API's event
+// loop: calls go to src/tvm's worker threads (the runner the devnet uses), behind a bounded queue. A full queue is
+// the server's answer to overload, 503 with Retry-After, and cheap requests (/healthz, cached reads) keep being
+// served while get-methods run. One ApiTvm per API server (buildApiServer), started on first use so a server that
+// never runs a get-method never compiles the WASM module.
+import { availableParallelism } from 'node:os';
+import type { Address, Cell, TupleItem } from '@ton/core';
+import { TvmError } from '../../../common/errors.ts';
 import { HttpError } from '../../../http/errors.ts';
-import { cellFromBase64 } from '../../../ton/index.ts';
+import { createTvmRunner, type TvmRunnerHandle } from '../../../tvm/index.ts';
 
 /** tonlib's get-method gas limit (SmartContract::run_get_method: vm::GasLimits{1000000, 1000000}). */
 export const GET_METHOD_GAS_LIMIT = 1_000_000n;
+
+/** Calls allowed to wait for a free executor before the API answers 503. */
+export const DEFAULT_TVM_QUEUE = 64;
+
+/** Seconds a client is asked to wait after a 503 from a full queue. */
+const RETRY_AFTER_S = '1';
+
+/** Executors by default: every core but one (the event loop's), at least one, at most four. */
+export const defaultApiTvmThreads = (): number => Math.max(1, Math.min(4, availableParallelism() - 1));
 
 export interface GetMethodCall {
   code: Cell;
@@ -56,108 +65,115 @@ export type TransactionOutcome =
     }
   | { accepted: false; error: string; exitCode: number | null };
 
-let executor: Promise<Executor> | null = null;
-let queue: Promise<unknown> = Promise.resolve();
-const configText = new WeakMap<Cell, string>();
+export interface ApiTvmOptions {
+  /** Worker threads (default defaultApiTvmThreads()); 0 runs the emulator on this thread (tools, tests). */
+  threads?: number;
+  /** Calls waiting for an executor before 503 (default DEFAULT_TVM_QUEUE). */
+  maxQueue?: number;
+}
 
-function getExecutor(): Promise<Executor> {
-  if (executor === null) {
-    executor = Executor.create();
-    executor.catch(() => {
-      executor = null;
+export interface ApiTvm {
+  runGetMethod(call: GetMethodCall): Promise<GetMethodOutcome>;
+  runTransaction(call: TransactionCall): Promise<TransactionOutcome>;
+  /** Executors, queued and running calls (zeros before the first call started the runner). */
+  stats(): { threads: number; queued: number; busy: number; restarts: number };
+  close(): Promise<void>;
+}
+
+// tonlib's c7 has a zero rand_seed unless one is given (smc-envelope/SmartContract.cpp prepare_vm_c7).
+const ZERO_SEED = Buffer.alloc(32);
+
+/** The runner's errors as the API answers them: a full queue is 503 + Retry-After, anything else 500. */
+function apiError(e: unknown, what: string): unknown {
+  if (!(e instanceof TvmError)) return e;
+  if (e.retryable && e.details.maxQueue !== undefined) {
+    return new HttpError(503, `too many ${what} calls are waiting for the TVM (${e.details.maxQueue}); retry later`, {
+      headers: { 'retry-after': RETRY_AFTER_S },
+      cause: e,
     });
   }
-  return executor;
+  return new HttpError(500, `the TVM emulator failed to run the ${what}`, { cause: e });
 }
 
-/** The Executor keeps one emulator per config string and compares by value: keep one string per config cell. */
-function configBase64(config: Cell): string {
-  let text = configText.get(config);
-  if (text === undefined) {
-    text = config.toBoc({ idx: false, crc32: false }).toString('base64');
-    configText.set(config, text);
+export function createApiTvm(opts: ApiTvmOptions = {}): ApiTvm {
+  const threads = opts.threads ?? defaultApiTvmThreads();
+  const maxQueue = opts.maxQueue ?? DEFAULT_TVM_QUEUE;
+  let runner: Promise<TvmRunnerHandle> | null = null;
+  let ready: TvmRunnerHandle | null = null;
+  let closed = false;
+
+  function get(): Promise<TvmRunnerHandle> {
+    if (closed) return Promise.reject(new HttpError(503, 'the server is shutting down'));
+    if (runner === null) {
+      runner = createTvmRunner({ threads, maxQueue }).then((r) => {
+        ready = r;
+        return r;
+      });
+      // A runner that failed to start is tried again by the next call.
+      runner.catch(() => {
+        runner = null;
+      });
+    }
+    return runner;
   }
-  return text;
-}
 
-/** Runs `fn` after every earlier call finished; a WASM abort resets the Executor. */
-function serialized<T>(fn: (ex: Executor) => Promise<T>): Promise<T> {
-  const run = queue.then(async () => {
-    const ex = await getExecutor();
-    try {
-      return await fn(ex);
-    } catch (e) {
-      executor = null;
-      if (typeof e === 'number' || (e instanceof Error && /^\d+$/.test(e.message))) {
-        throw new HttpError(500, 'the TVM emulator aborted the call', { cause: e });
+  return {
+    async runGetMethod(call) {
+      const r = await get();
+      let res: Awaited<ReturnType<TvmRunnerHandle['runGetMethod']>>;
+      try {
+        res = await r.runGetMethod({
+          code: call.code,
+          data: call.data,
+          address: call.address,
+          balance: call.balance,
+          methodId: call.methodId,
+          stack: call.stack,
+          now: call.now,
+          config: call.config,
+          libs: call.libs,
+          randomSeed: ZERO_SEED,
+          gasLimit: GET_METHOD_GAS_LIMIT,
+          ...(call.extraCurrencies.size === 0 ? {} : { extraCurrency: Object.fromEntries(call.extraCurrencies) }),
+        });
+      } catch (e) {
+        throw apiError(e, 'get-method');
       }
-      throw e;
-    }
-  });
-  queue = run.catch(() => {});
-  return run;
-}
-
-function extraCurrency(m: Map<number, bigint>): Record<number, bigint> | undefined {
-  if (m.size === 0) return undefined;
-  return Object.fromEntries(m);
-}
-
-export function runGetMethod(call: GetMethodCall): Promise<GetMethodOutcome> {
-  return serialized(async (ex) => {
-    const ec = extraCurrency(call.extraCurrencies);
-    const res = await ex.runGetMethod({
-      code: call.code,
-      data: call.data,
-      methodId: call.methodId,
-      stack: call.stack,
-      config: configBase64(call.config),
-      verbosity: 'short',
-      ...(call.libs === null ? {} : { libs: call.libs }),
-      address: call.address,
-      unixTime: call.now,
-      balance: call.balance,
-      // tonlib's c7 has a zero rand_seed unless one is given (smc-envelope/SmartContract.cpp prepare_vm_c7).
-      randomSeed: Buffer.alloc(32),
-      gasLimit: GET_METHOD_GAS_LIMIT,
-      debugEnabled: false,
-      ...(ec === undefined ? {} : { extraCurrency: ec }),
-    });
-    const out = res.output;
-    if (!out.success) throw new HttpError(500, `failed to run get-method: ${out.error}`);
-    let stack: TupleItem[];
-    try {
-      stack = parseTuple(cellFromBase64(out.stack));
-    } catch (e) {
-      // A continuation or another value with no JSON form in the result: tonlib renders it as
-      // tvm.stackEntryUnsupported; @ton/core cannot read it at all.
-      throw new HttpError(500, `get-method result stack cannot be rendered: ${(e as Error).message}`, { cause: e });
-    }
-    return { exitCode: out.vm_exit_code, gasUsed: Number(out.gas_used), stack };
-  });
-}
-
-export function runTransaction(call: TransactionCall): Promise<TransactionOutcome> {
-  return serialized(async (ex) => {
-    const res = await ex.runTransaction({
-      config: configBase64(call.config),
-      libs: call.libs,
-      verbosity: 'short',
-      shardAccount: call.shardAccount.toBoc({ idx: false, crc32: false }).toString('base64'),
-      now: call.now,
-      lt: call.lt,
-      randomSeed: Buffer.alloc(32),
-      ignoreChksig: call.ignoreChksig,
-      debugEnabled: false,
-      message: call.message,
-    });
-    const r = res.result;
-    if (!r.success) return { accepted: false, error: r.error, exitCode: r.vmResults?.vmExitCode ?? null };
-    return {
-      accepted: true,
-      transaction: cellFromBase64(r.transaction),
-      actions: r.actions === null ? null : cellFromBase64(r.actions),
-      shardAccount: cellFromBase64(r.shardAccount),
-    };
-  });
+      if (res.stackParseError !== undefined) {
+        // A continuation or another value with no JSON form in the result: tonlib renders it as
+        // tvm.stackEntryUnsupported; @ton/core cannot read it at all.
+        throw new HttpError(500, `get-method result stack cannot be rendered: ${res.stackParseError}`);
+      }
+      return { exitCode: res.exitCode, gasUsed: Number(res.gasUsed), stack: res.stack };
+    },
+    async runTransaction(call) {
+      const r = await get();
+      let res: Awaited<ReturnType<TvmRunnerHandle['runTransaction']>>;
+      try {
+        res = await r.runTransaction({
+          shardAccount: call.shardAccount,
+          message: call.message,
+          now: call.now,
+          lt: call.lt,
+          randomSeed: ZERO_SEED,
+          config: call.config,
+          libs: call.libs,
+          ignoreChksig: call.ignoreChksig,
+        });
+      } catch (e) {
+        throw apiError(e, 'message emulation');
+      }
+      if (!res.ok) return { accepted: false, error: res.error, exitCode: res.exitCode };
+      return { accepted: true, transaction: res.transaction, actions: res.actions, shardAccount: res.shardAccount };
+    },
+    stats() {
+      return ready?.stats() ?? { threads: 0, queued: 0, busy: 0, restarts: 0 };
+    },
+    async close() {
+      closed = true;
+      const r = runner;
+      runner = null;
+      if (r !== null) await (await r.catch(() => null))?.close();
+    },
+  };
 }

@@ -22,7 +22,6 @@ import {
 } from '../../../ton/index.ts';
 import type { V2Context } from '../plugin.ts';
 import { type AccountAt, latestConfig, librariesFor, shardAccountCell } from './chain-state.ts';
-import { runTransaction } from './executor.ts';
 
 export interface FeesV2 {
   '@type': 'fees';
@@ -221,7 +220,7 @@ export async function estimateFees(
   let gasFeeValue = 0n;
   let fwdFee = 0n;
   const code = init && a.code === null ? init.code : a.code;
-  const outcome = await runTransaction({
+  const outcome = await ctx.tvm.runTransaction({
     shardAccount: shardAccountCell(a),
     message,
     config,

@@ -7,7 +7,7 @@ import { beginCell, type TupleItem } from '@ton/core';
 import { methodId } from '../../../lite/index.ts';
 import type { V2Context } from '../plugin.ts';
 import { type AccountAt, latestConfig, librariesFor } from './chain-state.ts';
-import { type GetMethodOutcome, runGetMethod } from './executor.ts';
+import type { GetMethodOutcome } from './executor.ts';
 
 /** tonlib's exit code for a contract with no code. */
 export const NO_CODE_EXIT_CODE = -13;
@@ -43,7 +43,7 @@ export async function runGetMethodOn(
     };
   }
   const [config, libs] = await Promise.all([latestConfig(ctx), librariesFor(ctx, account.code)]);
-  return runGetMethod({
+  return ctx.tvm.runGetMethod({
     code: account.code,
     data: account.data ?? beginCell().endCell(),
     address: account.address,

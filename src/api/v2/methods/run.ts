@@ -4,7 +4,13 @@
 import type { TupleItem } from '@ton/core';
 import { InputError, isTongateError } from '../../../common/index.ts';
 import { HttpError } from '../../../http/errors.ts';
-import { parseV2LegacyStack, parseV2StdStack, toV2LegacyStack, toV2StdStack } from '../../../ton/index.ts';
+import {
+  checkTvmStack,
+  parseV2LegacyStack,
+  parseV2StdStack,
+  toV2LegacyStack,
+  toV2StdStack,
+} from '../../../ton/index.ts';
 import { runGetMethodOn } from '../emulate/get-method.ts';
 import type { V2Params } from '../params.ts';
 import type { V2Context } from '../plugin.ts';
@@ -28,11 +34,13 @@ function methodParam(p: V2Params): string | number {
   return v;
 }
 
-function stackParam<T>(p: V2Params, parse: (json: unknown) => T): T {
+function stackParam(p: V2Params, parse: (json: unknown) => TupleItem[]): TupleItem[] {
   const v = p.values.stack;
   if (v === undefined || v === null) throw p.fail('stack is required');
   try {
-    return parse(v);
+    const stack = parse(v);
+    checkTvmStack(stack);
+    return stack;
   } catch (e) {
     // toncenter answers an unknown entry type with 542 (converters/runmethod.hpp), other stack errors with 422.
     if (e instanceof InputError && e.details.toncenterStatus === 542) throw new HttpError(542, e.message);

@@ -3,9 +3,9 @@
 // anton's tests assert for these contracts (copied into the vectors' `expected`).
 import { Address, beginCell, Cell } from '@ton/core';
 import { defaultConfig } from '@ton/sandbox';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { hasVectors, loadVector } from '../../../../test/support/vectors.ts';
-import { runGetMethod } from '../emulate/executor.ts';
+import { createApiTvm, type GetMethodCall } from '../emulate/executor.ts';
 import { methodIdOf } from '../emulate/get-method.ts';
 import { addressFromStackEntry, numberFromStackEntry, parseTokenContent, TokenDataError } from './token-content.ts';
 
@@ -17,9 +17,11 @@ interface ContractVector {
 }
 
 const config = Cell.fromBase64(defaultConfig);
+const tvm = createApiTvm({ threads: 1 });
+afterAll(() => tvm.close());
 
-function run(v: ContractVector, method: string, stack: Parameters<typeof runGetMethod>[0]['stack'] = []) {
-  return runGetMethod({
+function run(v: ContractVector, method: string, stack: GetMethodCall['stack'] = []) {
+  return tvm.runGetMethod({
     code: Cell.fromBase64(v.code_boc_base64),
     data: Cell.fromBase64(v.data_boc_base64),
     address: Address.parse(v.ids.address),

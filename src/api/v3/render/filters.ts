@@ -49,8 +49,8 @@ export interface Window {
  */
 export function windowParams(q: Query): Window {
   const w: Window = {
-    startUtime: intParam(q, 'start_utime', { min: 0 }),
-    endUtime: intParam(q, 'end_utime', { min: 0 }),
+    startUtime: intParam(q, 'start_utime', { min: 0, truncate: true }),
+    endUtime: intParam(q, 'end_utime', { min: 0, truncate: true }),
     startLt: ltParam(q, 'start_lt'),
     endLt: ltParam(q, 'end_lt'),
   };
