@@ -141,13 +141,15 @@ export function str(values: Values, name: string): string | undefined {
   return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
 }
 
-export function intOption(values: Values, name: string, opts: { min?: number } = {}): number | undefined {
+export function intOption(values: Values, name: string, opts: { min?: number; max?: number } = {}): number | undefined {
   const v = str(values, name);
   if (v === undefined) return undefined;
   if (!/^\d+$/.test(v)) throw new UsageError(`--${name} expects a whole number, got '${v}'`);
   const n = Number(v);
-  if (!Number.isSafeInteger(n) || n < (opts.min ?? 0) || n > 0xffffffff) {
-    throw new UsageError(`--${name} must be between ${opts.min ?? 0} and 4294967295, got ${v}`);
+  const min = opts.min ?? 0;
+  const max = opts.max ?? 0xffffffff;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    throw new UsageError(`--${name} must be between ${min} and ${max}, got ${v}`);
   }
   return n;
 }

@@ -29,6 +29,16 @@ export const accessOptions: Record<string, OptionSpec> = {
   },
   'v3-keyless-rps': { type: 'string', value: 'N', description: 'keyless requests per second on v3 (managed profile)' },
   testnet: { type: 'boolean', description: 'print user-friendly addresses with the test-only flag' },
+  'tvm-threads': {
+    type: 'string',
+    value: 'N',
+    description: 'threads running v2 get-methods, fee estimates and emulation (default: cores - 1, 1..4)',
+  },
+  'tvm-queue': {
+    type: 'string',
+    value: 'N',
+    description: 'get-method calls allowed to wait for a TVM thread before 503 + Retry-After (default 64)',
+  },
   verbose: { type: 'boolean', short: 'v', description: 'log every request' },
 };
 
@@ -93,7 +103,11 @@ export async function startApi(opts: {
 }): Promise<{ api: ApiServer; url: string }> {
   const { port, host } = listenAddress(opts.values);
   const v3KeylessRps = intOption(opts.values, 'v3-keyless-rps', { min: 1 });
+  const tvmThreads = intOption(opts.values, 'tvm-threads', { min: 1, max: 64 });
+  const tvmQueue = intOption(opts.values, 'tvm-queue', { min: 0, max: 100_000 });
   const api = await buildApiServer({
+    tvmThreads,
+    tvmQueue,
     db: opts.db,
     lite: opts.pool,
     profile: accessProfile(opts.values),
