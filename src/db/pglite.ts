@@ -1,12 +1,14 @@
 // PGlite: PostgreSQL in WASM, one connection in this process. Every statement and transaction runs one
 // at a time (PGlite queues them itself). COPY reads a Blob at '/dev/blob'; the encoder's chunks are
 // grouped into Blobs of at most BLOB_BYTES, each one COPY statement, all inside one transaction so the
-// copy is atomic as a single COPY is on PostgreSQL.
+// copy is atomic as a single COPY is on PostgreSQL. PostgreSQL's timeouts (statement_timeout, as v3's read() sets
+// with SET LOCAL) interrupt statements as on a server through pglite-timeout.ts; without it PGlite ignores them.
 import { mkdir, open, readFile, unlink } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { type DatabaseConfig, DbError } from '../common/index.ts';
 import { type Driver, type DriverResult, type DriverSession, rolledBackAtCommit } from './driver.ts';
+import { pgliteTimeouts } from './pglite-timeout.ts';
 import { TEXT_PARSERS } from './values.ts';
 
 type PgliteConfig = Extract<DatabaseConfig, { kind: 'pglite' }>;
@@ -44,6 +46,18 @@ function sessionOf(target: PGlite | Transaction): DriverSession {
 
 /** Directories opened by this process: a second PGlite instance on one directory corrupts it too. */
 const openHere = new Set<string>();
+
+/**
+ * Ends the transaction with ROLLBACK, tried a second time when the first one fails (a pending cancel is consumed by
+ * the statement it lands on), so the session is out of any transaction block afterwards.
+ */
+async function rollback(tx: Transaction): Promise<void> {
+  try {
+    await tx.rollback();
+  } catch {
+    await tx.rollback();
+  }
+}
 
 function isAlive(pid: number): boolean {
   try {
@@ -99,10 +113,12 @@ export async function createPgliteDriver(cfg: PgliteConfig): Promise<Driver> {
   const dir = resolve(cfg.dir);
   await mkdir(dir, { recursive: true });
   const unlock = await lockDirectory(dir);
+  const timeouts = pgliteTimeouts();
   let pglite: PGlite;
   try {
-    pglite = await PGlite.create(dir, { parsers: TEXT_PARSERS });
+    pglite = await PGlite.create(dir, { parsers: TEXT_PARSERS, extensions: { tongateTimeouts: timeouts.extension } });
   } catch (e) {
+    await timeouts.close();
     await unlock();
     throw e;
   }
@@ -111,8 +127,27 @@ export async function createPgliteDriver(cfg: PgliteConfig): Promise<Driver> {
     let fnDone = false;
     try {
       return await pglite.transaction(async (tx) => {
-        const out = await fn(sessionOf(tx));
+        // The transaction ends here, not in PGlite's wrapper: a COMMIT or ROLLBACK that fails (a cancel raised in
+        // the last moments of a timed-out statement lands on the next one) must not leave the session inside an
+        // aborted transaction block, where every later statement of every caller would fail (25P02).
+        let out: T;
+        try {
+          out = await fn(sessionOf(tx));
+        } catch (e) {
+          await rollback(tx);
+          throw e;
+        }
         fnDone = true;
+        let tag: string | undefined;
+        try {
+          tag = (await tx.exec('COMMIT'))[0]?.command;
+        } catch (e) {
+          await rollback(tx);
+          throw e;
+        }
+        // PGlite answers COMMIT of a transaction in which a statement had failed with the tag ROLLBACK.
+        if (tag === 'ROLLBACK') throw rolledBackAtCommit();
+        // Ended: PGlite's own COMMIT after this finds no transaction (a warning, no error).
         return out;
       });
     } catch (e) {
@@ -136,6 +171,8 @@ export async function createPgliteDriver(cfg: PgliteConfig): Promise<Driver> {
     transaction,
     async close() {
       try {
+        // Before the instance goes: no signal may reach a closed PostgreSQL.
+        await timeouts.close();
         await pglite.close();
       } finally {
         await unlock();

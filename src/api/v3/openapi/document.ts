@@ -14,6 +14,13 @@ const COMMON_ERRORS: Record<number, string> = {
   422: 'Invalid parameter: the message names it',
   429: 'Over the request rate of the key (or of keyless callers)',
   500: 'Internal error or statement timeout ("timeout: context deadline exceeded")',
+  503: 'Temporarily unavailable: the database cannot be reached or is busy; retry',
+};
+/** What the HTTP layer answers before an operation with a JSON body runs (src/http/errors.ts). */
+const BODY_ERRORS: Record<number, string> = {
+  400: 'The body is not JSON (or not UTF-8), or the message it carries is not valid',
+  413: 'The body is larger than the server accepts',
+  415: 'The body is not sent as application/json',
 };
 const OTHER_ERRORS: Record<number, string> = {
   400: 'Not a valid BoC or message',
@@ -29,11 +36,13 @@ function operation(route: RouteDoc, prefix: string): Record<string, unknown> {
   const responses: Record<string, unknown> = {
     200: { description: 'OK', content: { 'application/json': { schema: route.response } } },
   };
-  const errors = [...(route.errors ?? []), ...Object.keys(COMMON_ERRORS).map(Number)].sort((a, b) => a - b);
+  const common = route.body ? { ...COMMON_ERRORS, ...BODY_ERRORS } : COMMON_ERRORS;
+  const errors = [...new Set([...(route.errors ?? []), ...Object.keys(common).map(Number)])].sort((a, b) => a - b);
   for (const status of errors) {
     responses[status] = {
-      description: COMMON_ERRORS[status] ?? OTHER_ERRORS[status] ?? 'Error',
-      content: { 'application/json': { schema: schemaRef('Error') } },
+      description: common[status] ?? OTHER_ERRORS[status] ?? 'Error',
+      // A limited request gets the body of toncenter's gateway, not an Error.
+      content: { 'application/json': { schema: schemaRef(status === 429 ? 'RateLimitError' : 'Error') } },
     };
   }
   return {
@@ -82,7 +91,8 @@ export function buildOpenApiDocument(opts: DocumentOptions): OpenApiDocument {
         'Indexed TON blockchain data (blocks, transactions, messages, account states) with toncenter v3 ' +
         'compatible paths, parameters and response shapes. Addresses are accepted in any form and returned raw ' +
         '(upper-case hex); 64-bit numbers are decimal strings; hashes are standard base64. Errors are ' +
-        '{"error": "<message>"}. List parameters are repeated (?address=A&address=B) or comma-separated.',
+        '{"error": "<message>"} (429: {"ok": false, "result": "Ratelimit exceed", "code": 429}). List parameters ' +
+        'are repeated (?address=A&address=B) or comma-separated.',
     },
     servers: [{ url: '/' }],
     tags: TAGS.filter((t) => usedTags.has(t.name)),

@@ -1,7 +1,7 @@
 // Route table entries of the v2-style methods (routes/legacy.ts, v3-api.md §3.11), merged into ROUTES by routes.ts.
 // Kept apart so the main table does not grow with them; only the RouteDoc type comes from routes.ts.
 import type { ParamDoc, RouteDoc } from './routes.ts';
-import { schemaRef } from './schemas.ts';
+import { ADDRESS_PARAM, schemaRef } from './schemas.ts';
 
 export const LEGACY_TAG = {
   name: 'Legacy',
@@ -11,12 +11,16 @@ export const LEGACY_TAG = {
     'as toncenter answers it.',
 };
 
+/** Liteserver failures keep v2's statuses: 500 (the liteserver refused), 504 (timeout), 542 (no server). */
+const POOL_ERRORS = [504, 542];
+const CHAIN_ERRORS = [400, ...POOL_ERRORS];
+
 const address: ParamDoc = {
   name: 'address',
   in: 'query',
   description: 'The account, in any form: raw (0:…), user-friendly (EQ…/UQ…) or url-safe. Missing: 401.',
   required: true,
-  schema: { type: 'string' },
+  schema: ADDRESS_PARAM,
 };
 const useV2: ParamDoc = {
   name: 'use_v2',
@@ -44,7 +48,7 @@ function accountRoute(path: string, alias: string | null): RouteDoc {
       'balance "0", status "uninit", last transaction lt "0" with a zero hash.',
     params: [address, useV2, timeout],
     response: schemaRef('V2AddressInformation'),
-    errors: [501],
+    errors: [501, ...POOL_ERRORS],
   };
 }
 
@@ -59,12 +63,9 @@ function walletRoute(path: string, alias: string | null): RouteDoc {
       'account answers without the wallet fields; any other account that is not a wallet is 409 "not a wallet".',
     params: [address, useV2, timeout],
     response: schemaRef('V2WalletInformation'),
-    errors: [409, 501],
+    errors: [409, 501, ...POOL_ERRORS],
   };
 }
-
-/** Liteserver failures keep v2's statuses: 500 (the liteserver refused), 504 (timeout), 542 (no server). */
-const CHAIN_ERRORS = [400, 504, 542];
 
 export const LEGACY_ROUTES: RouteDoc[] = [
   accountRoute('/addressInformation', null),

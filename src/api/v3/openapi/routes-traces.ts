@@ -1,7 +1,7 @@
 // Route table entries of /traces, /events, /actions and the pending endpoints (routes/traces.ts, actions.ts,
 // pending.ts; v3-api.md §3.1, §3.3, §8), merged into ROUTES by routes.ts. Only the types come from routes.ts.
 import type { ParamDoc, RouteDoc } from './routes.ts';
-import { schemaRef } from './schemas.ts';
+import { ADDRESS_PARAM, HASH_PARAM, schemaRef } from './schemas.ts';
 
 export const TRACES_TAG = {
   name: 'Actions and traces',
@@ -13,6 +13,8 @@ export const TRACES_TAG = {
 const ANY_ADDRESS = 'in any form: raw (0:…), user-friendly (EQ…/UQ…) or url-safe';
 const ANY_HASH = '64 hex digits (0x optional) or 44-character base64 / base64url';
 const many = { type: 'array', items: { type: 'string' } };
+const addresses = { type: 'array', items: ADDRESS_PARAM };
+const hashes = { type: 'array', items: HASH_PARAM };
 const q = (name: string, description: string, schema: Record<string, unknown>): ParamDoc => ({
   name,
   in: 'query',
@@ -73,10 +75,10 @@ const actionsVersion = header(
 );
 
 const traceParams: ParamDoc[] = [
-  q('account', `Traces with a transaction of this account, ${ANY_ADDRESS}.`, { type: 'string' }),
-  q('trace_id', `Traces by id (the root transaction's hash), ${ANY_HASH}; repeatable.`, many),
-  q('tx_hash', `Traces containing one of these transactions, ${ANY_HASH}; repeatable.`, many),
-  q('msg_hash', `Traces containing one of these messages (hash or normalized hash), ${ANY_HASH}; repeatable.`, many),
+  q('account', `Traces with a transaction of this account, ${ANY_ADDRESS}.`, ADDRESS_PARAM),
+  q('trace_id', `Traces by id (the root transaction's hash), ${ANY_HASH}; repeatable.`, hashes),
+  q('tx_hash', `Traces containing one of these transactions, ${ANY_HASH}; repeatable.`, hashes),
+  q('msg_hash', `Traces containing one of these messages (hash or normalized hash), ${ANY_HASH}; repeatable.`, hashes),
   q('mc_seqno', 'Complete traces that ended in this masterchain block.', int32),
   ...window('traces'),
   q('include_actions', 'true: add each trace’s actions (the supported ones).', { type: 'boolean', default: false }),
@@ -93,11 +95,11 @@ const TRACE_DESCRIPTION =
   'transactions, none of them: is_incomplete true and warning "trace is too large".';
 
 const pendingSelection: ParamDoc[] = [
-  q('account', `Pending traces touching this account, ${ANY_ADDRESS}.`, { type: 'string' }),
+  q('account', `Pending traces touching this account, ${ANY_ADDRESS}.`, ADDRESS_PARAM),
   q(
     'ext_msg_hash',
     `Pending traces of these external messages: the normalized hash (as wallets report it) or the hash as sent, ${ANY_HASH}; repeatable.`,
-    many,
+    hashes,
   ),
 ];
 
@@ -130,11 +132,11 @@ export const TRACES_ROUTES: RouteDoc[] = [
       'Time and lt bounds apply to the end of the action’s trace. mc_seqno: actions of the complete traces that ' +
       'ended in that masterchain block (404 when the block is not indexed).',
     params: [
-      q('account', `Actions this account takes part in, ${ANY_ADDRESS}.`, { type: 'string' }),
-      q('tx_hash', `Actions including one of these transactions, ${ANY_HASH}; repeatable.`, many),
-      q('msg_hash', `Actions one of whose transactions sent or received one of these messages, ${ANY_HASH}.`, many),
-      q('action_id', `Actions by id, ${ANY_HASH}; replaces every other filter.`, many),
-      q('trace_id', `Actions of these traces, ${ANY_HASH}; without account it replaces every other filter.`, many),
+      q('account', `Actions this account takes part in, ${ANY_ADDRESS}.`, ADDRESS_PARAM),
+      q('tx_hash', `Actions including one of these transactions, ${ANY_HASH}; repeatable.`, hashes),
+      q('msg_hash', `Actions one of whose transactions sent or received one of these messages, ${ANY_HASH}.`, hashes),
+      q('action_id', `Actions by id, ${ANY_HASH}; replaces every other filter.`, hashes),
+      q('trace_id', `Actions of these traces, ${ANY_HASH}; without account it replaces every other filter.`, hashes),
       q('mc_seqno', 'Actions of complete traces that ended in this masterchain block.', int32),
       ...window('actions of traces'),
       q(
@@ -198,8 +200,8 @@ export const TRACES_ROUTES: RouteDoc[] = [
       'Emulated transactions of these accounts whose inbound message is not in the index yet (emulated true, ' +
       'finality pending). 404 "emulated traces not found" when no pending trace touches the accounts.',
     params: [
-      q('account', `Accounts ${ANY_ADDRESS}; at least one (422 otherwise); repeatable.`, many),
-      q('trace_id', `Only transactions of these emulated traces, ${ANY_HASH}; repeatable.`, many),
+      q('account', `Accounts ${ANY_ADDRESS}; at least one (422 otherwise); repeatable.`, addresses),
+      q('trace_id', `Only transactions of these emulated traces, ${ANY_HASH}; repeatable.`, hashes),
       COMMON_HEADERS[0]!,
       COMMON_HEADERS[1]!,
     ],

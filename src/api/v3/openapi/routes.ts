@@ -4,7 +4,7 @@
 import { DECODE_ROUTES, DECODE_TAG } from './routes-decode.ts';
 import { LEGACY_ROUTES, LEGACY_TAG } from './routes-legacy.ts';
 import { TRACES_ROUTES, TRACES_TAG } from './routes-traces.ts';
-import { type Schema, schemaRef } from './schemas.ts';
+import { ADDRESS_PARAM, HASH_PARAM, type Schema, schemaRef } from './schemas.ts';
 
 export interface ParamDoc {
   name: string;
@@ -26,7 +26,10 @@ export interface RouteDoc {
   body?: Schema;
   /** The 200 response body. */
   response: Schema;
-  /** Error statuses this endpoint can answer besides the common ones (401, 422, 429, 500). */
+  /**
+   * Error statuses this endpoint can answer besides the common ones (401, 422, 429, 500, 503; with a body also
+   * 400, 413 and 415), which document.ts adds to every operation.
+   */
   errors?: number[];
 }
 
@@ -57,6 +60,8 @@ const uint64 = (): Schema => ({ type: 'integer', format: 'int64', minimum: 0 });
 const text = (extra: Schema = {}): Schema => ({ type: 'string', ...extra });
 const many = (items: Schema = { type: 'string' }): Schema => ({ type: 'array', items });
 const bool = (extra: Schema = {}): Schema => ({ type: 'boolean', ...extra });
+const addresses = many(ADDRESS_PARAM);
+const hashes = many(HASH_PARAM);
 
 const ANY_ADDRESS = 'in any form: raw (0:…), user-friendly (EQ…/UQ…) or url-safe';
 const ANY_HASH = '64 hex digits (0x optional) or 44-character base64 / base64url';
@@ -90,7 +95,9 @@ const blockFilters = (what: string): ParamDoc[] => [
 const TIMEOUT: ParamDoc = {
   name: 'X-Timeout',
   in: 'header',
-  description: 'Statement timeout in ms, at most the server cap (3000 by default); also accepted as x_timeout.',
+  description:
+    'Statement timeout in ms, at most the server cap (3000 by default); also accepted as x_timeout. A statement ' +
+    'that runs past it answers 500 "timeout: context deadline exceeded", as toncenter does.',
   schema: int32({ minimum: 1 }),
 };
 const NO_BOOK: ParamDoc = {
@@ -107,11 +114,11 @@ const NO_METADATA: ParamDoc = {
 };
 
 const accountList = (what: string): ParamDoc =>
-  q('address', `Accounts ${ANY_ADDRESS}; repeat the parameter or separate with commas. ${what}`, many(), true);
+  q('address', `Accounts ${ANY_ADDRESS}; repeat the parameter or separate with commas. ${what}`, addresses, true);
 const codeHashFilter = q(
   'code_hash',
   `Only accounts running one of these codes (hash ${ANY_HASH}); repeatable.`,
-  many(),
+  hashes,
 );
 
 export const ROUTES: RouteDoc[] = [
@@ -134,8 +141,8 @@ export const ROUTES: RouteDoc[] = [
       'Blocks matching every given filter. Without `sort` the order is unspecified; with it, blocks are ordered by gen_utime.',
     params: [
       ...blockFilters('block'),
-      q('root_hash', `Root hash of the block, ${ANY_HASH}.`, text()),
-      q('file_hash', `File hash of the block, ${ANY_HASH}.`, text()),
+      q('root_hash', `Root hash of the block, ${ANY_HASH}.`, HASH_PARAM),
+      q('file_hash', `File hash of the block, ${ANY_HASH}.`, HASH_PARAM),
       q('mc_seqno', 'Blocks committed by this masterchain block.', int32()),
       ...utimeWindow('gen_utime'),
       ...ltWindow('the block start_lt'),
@@ -175,9 +182,9 @@ export const ROUTES: RouteDoc[] = [
     params: [
       ...blockFilters('block that holds the transaction'),
       q('mc_seqno', 'Transactions committed by this masterchain block.', int32()),
-      q('account', `Accounts ${ANY_ADDRESS}; repeatable.`, many()),
-      q('exclude_account', `Accounts to leave out ${ANY_ADDRESS}; repeatable.`, many()),
-      q('hash', `Transaction hashes, ${ANY_HASH}; repeatable.`, many()),
+      q('account', `Accounts ${ANY_ADDRESS}; repeatable.`, addresses),
+      q('exclude_account', `Accounts to leave out ${ANY_ADDRESS}; repeatable.`, addresses),
+      q('hash', `Transaction hashes, ${ANY_HASH}; repeatable.`, hashes),
       q('lt', 'Transaction logical time.', uint64()),
       ...utimeWindow('now'),
       ...ltWindow('lt'),
@@ -206,8 +213,8 @@ export const ROUTES: RouteDoc[] = [
     summary: 'Transactions that sent or received a message',
     description: 'At least one of msg_hash, body_hash and opcode is required.',
     params: [
-      q('msg_hash', `Message hash or normalized external hash, ${ANY_HASH}.`, text()),
-      q('body_hash', `Hash of the message body, ${ANY_HASH}.`, text()),
+      q('msg_hash', `Message hash or normalized external hash, ${ANY_HASH}.`, HASH_PARAM),
+      q('body_hash', `Hash of the message body, ${ANY_HASH}.`, HASH_PARAM),
       q('opcode', 'Opcode: 0x-hex, bare hex or signed 32-bit decimal (inbound messages).', text()),
       q('direction', 'in: the receiving transaction, out: the sending one.', text({ enum: ['in', 'out'] })),
       ...page(),
@@ -225,7 +232,7 @@ export const ROUTES: RouteDoc[] = [
     description:
       'Transactions linked to transaction `hash` by a message: in gives the one that sent its inbound message, out those that received its outbound messages, none both.',
     params: [
-      q('hash', `Transaction hash, ${ANY_HASH}.`, text(), true),
+      q('hash', `Transaction hash, ${ANY_HASH}.`, HASH_PARAM, true),
       q('direction', 'in or out; both when absent.', text({ enum: ['in', 'out'] })),
       TIMEOUT,
       NO_BOOK,
@@ -241,10 +248,10 @@ export const ROUTES: RouteDoc[] = [
     description:
       'Messages matching every given filter, one entry per message hash with the transactions that sent and received it.',
     params: [
-      q('msg_hash', `Message hashes, ${ANY_HASH}; repeatable (legacy name: hash).`, many()),
-      q('body_hash', `Hash of the message body, ${ANY_HASH}.`, text()),
-      q('source', `Sender ${ANY_ADDRESS}; null for external-in messages.`, text()),
-      q('destination', `Receiver ${ANY_ADDRESS}; null for external-out messages.`, text()),
+      q('msg_hash', `Message hashes, ${ANY_HASH}; repeatable (legacy name: hash).`, hashes),
+      q('body_hash', `Hash of the message body, ${ANY_HASH}.`, HASH_PARAM),
+      q('source', `Sender ${ANY_ADDRESS}; null for external-in messages.`, ADDRESS_PARAM),
+      q('destination', `Receiver ${ANY_ADDRESS}; null for external-out messages.`, ADDRESS_PARAM),
       q('opcode', 'Opcode: 0x-hex, bare hex or signed 32-bit decimal.', text()),
       ...utimeWindow('created_at'),
       ...ltWindow('created_lt'),
@@ -293,7 +300,7 @@ export const ROUTES: RouteDoc[] = [
     summary: 'Address book',
     description:
       'User-friendly form, domain and interfaces of each address, keyed by the address exactly as sent. A string that is no address gets user_friendly "addr_none".',
-    params: [q('address', `Addresses ${ANY_ADDRESS}; repeatable; at least one.`, many(), true), TIMEOUT],
+    params: [q('address', `Addresses ${ANY_ADDRESS}; repeatable; at least one.`, addresses, true), TIMEOUT],
     response: schemaRef('AddressBook'),
   },
   {
@@ -303,7 +310,7 @@ export const ROUTES: RouteDoc[] = [
     summary: 'Token metadata',
     description:
       'Metadata of the addresses that are jetton masters, jetton wallets, NFT collections or NFT items, keyed by raw address; other addresses are absent.',
-    params: [q('address', `Addresses ${ANY_ADDRESS}; repeatable; at least one.`, many(), true), TIMEOUT],
+    params: [q('address', `Addresses ${ANY_ADDRESS}; repeatable; at least one.`, addresses, true), TIMEOUT],
     response: schemaRef('Metadata'),
   },
   {
@@ -323,8 +330,8 @@ export const ROUTES: RouteDoc[] = [
     description:
       'Jetton masters (TEP-74) with their on-chain data: supply, admin, content, wallet code. Ordered by the order the index first saw them.',
     params: [
-      q('address', `Jetton masters ${ANY_ADDRESS}; repeatable; at most 1024.`, many()),
-      q('admin_address', `Admins ${ANY_ADDRESS}; repeatable; at most 1024.`, many()),
+      q('address', `Jetton masters ${ANY_ADDRESS}; repeatable; at most 1024.`, addresses),
+      q('admin_address', `Admins ${ANY_ADDRESS}; repeatable; at most 1024.`, addresses),
       ...page(),
       TIMEOUT,
       NO_BOOK,
@@ -340,9 +347,9 @@ export const ROUTES: RouteDoc[] = [
     description:
       'Jetton wallets verified against their master, with balance and owner. Several jetton_address values need exactly one owner_address. Without `sort` the order is the order the index first saw them; with it, by balance (pages may shift while balances change).',
     params: [
-      q('address', `Jetton wallets ${ANY_ADDRESS}; repeatable; at most 1000.`, many()),
-      q('owner_address', `Owners ${ANY_ADDRESS}; repeatable; at most 1000.`, many()),
-      q('jetton_address', `Jetton masters ${ANY_ADDRESS}; repeatable.`, many()),
+      q('address', `Jetton wallets ${ANY_ADDRESS}; repeatable; at most 1000.`, addresses),
+      q('owner_address', `Owners ${ANY_ADDRESS}; repeatable; at most 1000.`, addresses),
+      q('jetton_address', `Jetton masters ${ANY_ADDRESS}; repeatable.`, addresses),
       q('exclude_zero_balance', 'true: leave out wallets whose balance (with an unclaimed airdrop) is 0.', bool()),
       ...page(),
       q('sort', 'Order by balance: asc or desc (a / d accepted).', text({ enum: ['asc', 'desc'] })),
@@ -363,10 +370,10 @@ export const ROUTES: RouteDoc[] = [
       q(
         'owner_address',
         `Owners, sender or receiver ${ANY_ADDRESS}; repeatable; at most 1000 (alias: address).`,
-        many(),
+        addresses,
       ),
-      q('jetton_wallet', `Sender jetton wallets ${ANY_ADDRESS}; repeatable; at most 1000.`, many()),
-      q('jetton_master', `Jetton master ${ANY_ADDRESS}.`, text()),
+      q('jetton_wallet', `Sender jetton wallets ${ANY_ADDRESS}; repeatable; at most 1000.`, addresses),
+      q('jetton_master', `Jetton master ${ANY_ADDRESS}.`, ADDRESS_PARAM),
       q(
         'direction',
         'With owner_address: in = the owner received, out = the owner sent, both (default) = either.',
@@ -390,10 +397,10 @@ export const ROUTES: RouteDoc[] = [
     description:
       'One row per burn a jetton wallet received (burn#595f07bc), aborted ones included. By lt, or by time with a utime bound.',
     params: [
-      q('address', `Owners who burned ${ANY_ADDRESS}; repeatable; at most 1000 (also owner_address).`, many()),
-      q('owner_address', `Owners who burned ${ANY_ADDRESS}; repeatable; at most 1000 (wins over address).`, many()),
-      q('jetton_wallet', `Jetton wallets ${ANY_ADDRESS}; repeatable; at most 1000.`, many()),
-      q('jetton_master', `Jetton master ${ANY_ADDRESS}.`, text()),
+      q('address', `Owners who burned ${ANY_ADDRESS}; repeatable; at most 1000 (also owner_address).`, addresses),
+      q('owner_address', `Owners who burned ${ANY_ADDRESS}; repeatable; at most 1000 (wins over address).`, addresses),
+      q('jetton_wallet', `Jetton wallets ${ANY_ADDRESS}; repeatable; at most 1000.`, addresses),
+      q('jetton_master', `Jetton master ${ANY_ADDRESS}.`, ADDRESS_PARAM),
       ...utimeWindow('the transaction time'),
       ...ltWindow('the transaction lt'),
       ...page(),
@@ -412,8 +419,8 @@ export const ROUTES: RouteDoc[] = [
     description:
       'NFT collections (TEP-62) with owner, next item index and content. Ordered by the order the index first saw them.',
     params: [
-      q('collection_address', `Collections ${ANY_ADDRESS}; repeatable; at most 1024.`, many()),
-      q('owner_address', `Owners ${ANY_ADDRESS}; repeatable; at most 1024.`, many()),
+      q('collection_address', `Collections ${ANY_ADDRESS}; repeatable; at most 1024.`, addresses),
+      q('owner_address', `Owners ${ANY_ADDRESS}; repeatable; at most 1024.`, addresses),
       ...page(),
       TIMEOUT,
       NO_BOOK,
@@ -429,9 +436,9 @@ export const ROUTES: RouteDoc[] = [
     description:
       'NFT items verified against their collection, with owner, full content and the collection. Ordered by owner, collection and index with owner_address; by index with one collection_address; else the order the index first saw them. Several collection_address values need exactly one owner_address; index needs collection_address.',
     params: [
-      q('address', `Items ${ANY_ADDRESS}; repeatable; at most 1000.`, many()),
-      q('owner_address', `Owners ${ANY_ADDRESS}; repeatable; at most 1000.`, many()),
-      q('collection_address', `Collections ${ANY_ADDRESS}; repeatable.`, many()),
+      q('address', `Items ${ANY_ADDRESS}; repeatable; at most 1000.`, addresses),
+      q('owner_address', `Owners ${ANY_ADDRESS}; repeatable; at most 1000.`, addresses),
+      q('collection_address', `Collections ${ANY_ADDRESS}; repeatable.`, addresses),
       q('index', 'Item indexes in the collection, decimal digits; repeatable; at most 1000.', many()),
       q(
         'include_on_sale',
@@ -454,9 +461,9 @@ export const ROUTES: RouteDoc[] = [
     description:
       'One row per transfer an NFT item received (transfer#5fcc3d14), aborted ones included. By lt, or by time with a utime bound.',
     params: [
-      q('owner_address', `Owners, old or new ${ANY_ADDRESS}; repeatable; at most 1000 (alias: address).`, many()),
-      q('item_address', `Items ${ANY_ADDRESS}; repeatable; at most 1000.`, many()),
-      q('collection_address', `Collection ${ANY_ADDRESS}.`, text()),
+      q('owner_address', `Owners, old or new ${ANY_ADDRESS}; repeatable; at most 1000 (alias: address).`, addresses),
+      q('item_address', `Items ${ANY_ADDRESS}; repeatable; at most 1000.`, addresses),
+      q('collection_address', `Collection ${ANY_ADDRESS}.`, ADDRESS_PARAM),
       q(
         'direction',
         'With owner_address: in = the owner received, out = the owner gave, both (default) = either.',
@@ -480,7 +487,7 @@ export const ROUTES: RouteDoc[] = [
     description:
       'The DNS items whose wallet record points at `wallet`, or the item named exactly `domain`: exactly one of the two. Shortest names first, then by name.',
     params: [
-      q('wallet', `Wallet ${ANY_ADDRESS}: records whose wallet category holds it.`, text()),
+      q('wallet', `Wallet ${ANY_ADDRESS}: records whose wallet category holds it.`, ADDRESS_PARAM),
       q('domain', 'Full domain name, exact (e.g. alice.ton).', text()),
       q(
         'limit',
@@ -501,8 +508,8 @@ export const ROUTES: RouteDoc[] = [
     description:
       'Multisig v2 wallets by address or by a signer or proposer wallet (at least one of the two), with their orders unless include_orders=false. Ordered by the order the index first saw them (sort).',
     params: [
-      q('address', `Multisig wallets ${ANY_ADDRESS}; repeatable.`, many()),
-      q('wallet_address', `Signer or proposer wallets ${ANY_ADDRESS}; repeatable.`, many()),
+      q('address', `Multisig wallets ${ANY_ADDRESS}; repeatable.`, addresses),
+      q('wallet_address', `Signer or proposer wallets ${ANY_ADDRESS}; repeatable.`, addresses),
       q('include_orders', 'false: leave out the orders.', bool({ default: true })),
       ...page(),
       sort('the order the index first saw them'),
@@ -519,8 +526,8 @@ export const ROUTES: RouteDoc[] = [
     description:
       'Multisig v2 orders by address or by multisig wallet (at least one of the two); parse_actions=true decodes each order into its actions. Ordered by the order the index first saw them (sort).',
     params: [
-      q('address', `Order contracts ${ANY_ADDRESS}; repeatable.`, many()),
-      q('multisig_address', `Multisig wallets ${ANY_ADDRESS}; repeatable.`, many()),
+      q('address', `Order contracts ${ANY_ADDRESS}; repeatable.`, addresses),
+      q('multisig_address', `Multisig wallets ${ANY_ADDRESS}; repeatable.`, addresses),
       q('parse_actions', 'true: decode order_boc into actions.', bool({ default: false })),
       ...page(),
       sort('the order the index first saw them'),
@@ -537,8 +544,8 @@ export const ROUTES: RouteDoc[] = [
     description:
       'Vesting contracts by contract address, or by a wallet that owns or funded one (with check_whitelist, also one on its whitelist): exactly one of the two filters. Ordered by the order the index first saw them.',
     params: [
-      q('contract_address', `Vesting contracts ${ANY_ADDRESS}; repeatable.`, many()),
-      q('wallet_address', `Owner or sender wallets ${ANY_ADDRESS}; repeatable.`, many()),
+      q('contract_address', `Vesting contracts ${ANY_ADDRESS}; repeatable.`, addresses),
+      q('wallet_address', `Owner or sender wallets ${ANY_ADDRESS}; repeatable.`, addresses),
       q('check_whitelist', 'true: wallet_address also matches whitelisted addresses.', bool({ default: false })),
       ...page(),
       TIMEOUT,

@@ -356,9 +356,25 @@ const walletState = obj(
   ['address', 'is_wallet', 'balance', 'status', 'last_transaction_hash', 'last_transaction_lt'],
 );
 
+/**
+ * Query values in the forms the v3 parsers accept (params.ts): an address raw or user-friendly (base64 or
+ * base64url, 48 characters), a hash as 64 hex digits or 43/44 characters of base64(url). Clients see what to send,
+ * and generated examples (Schemathesis, test/api/schemathesis.test.ts) reach the queries instead of the parser.
+ */
+export const ADDRESS_PARAM: Schema = {
+  type: 'string',
+  pattern: '^(-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{48})$',
+};
+export const HASH_PARAM: Schema = { type: 'string', pattern: '^((0[xX])?[0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$' };
+
 /** components.schemas of the document. */
 export const SCHEMAS: Record<string, Schema> = {
   Error: obj({ error: str('what went wrong') }),
+  RateLimitError: obj({
+    ok: bool('always false', { enum: [false] }),
+    result: str('"Ratelimit exceed"'),
+    code: int('429', { enum: [429] }),
+  }),
   BlockId: blockId,
   Block: block,
   MasterchainInfo: obj({ first: ref('Block'), last: ref('Block') }),
