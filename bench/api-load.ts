@@ -4,8 +4,9 @@
 // The stack: a devnet (`tongate devnet`, 400 ms blocks, a child process so that its block production shares neither
 // this event loop nor this process's RSS) runs --cycles core activity cycles (transfers of every wallet version, a
 // jetton, an NFT collection, bounces); its blocks are indexed by the real pipeline (indexMcBlock with the contract
-// decoders, trace assembly, action classification) into PGlite or PostgreSQL; buildApiServer (v2 on a liteserver
-// pool over the devnet, v3 on the database, as `tongate serve` builds it) listens on 127.0.0.1 in this process.
+// decoders, trace assembly, action classification) into PGlite or PostgreSQL; then `tongate serve` (v2 on a
+// liteserver pool over the devnet, v3 on the database) runs as its own process on 127.0.0.1, as deployed: its event
+// loop serves requests only, and the load generator (this process) neither delays it nor counts in its RSS.
 // Clients are node:http keep-alive sockets, one request in flight each (closed loop). The devnet keeps producing
 // blocks during the load, so "latest" answers age as they do on a live network.
 //
@@ -22,7 +23,8 @@
 //       ratio to (1)'s p99 (target <= 3x): what a get-method costs the event loop everyone shares;
 //   (3) mixed load for --duration s: the connections split evenly over the four routes (connection i serves route
 //       i mod 4), per route rps, p50, p99, max, non-200 answers by status, share answered from v2's cache; RSS
-//       (process.memoryUsage().rss, server and clients) and completions sampled every second;
+//       (the server process's VmRSS) and completions sampled every second, and the server's event-loop lag (its
+//       own /metrics);
 //   (4) baseline "served from cache": the same mix on the same connections (v3 loops included, same addresses in
 //       the same round-robin), but every v2 read is answered by v2's response cache (src/api/v2/cache.ts). That
 //       cache keeps an account read at the head for only LATEST_TTL_MS (200 ms), so "the same request repeated
@@ -41,21 +43,19 @@
 //       wallets and jetton masters are asked so often that many of their reads are hits in (3) as well.
 // RSS "flat": the least-squares slope of RSS over the last 2/3 of (3) (the first third is warm-up: JIT, heap growth),
 // in MB/min, printed with start, peak and end; the verdict is "flat" when slope x run length is under 5% of the mean
-// RSS, else "growing"/"shrinking". The load generator runs in this process too: its latencies go into fixed
-// histograms (no per-request allocations kept), so the RSS seen is the server's plus a constant.
+// RSS, else "growing"/"shrinking".
 //
 // Usage: npm run bench:api-load [-- --duration S --connections N --db pglite|postgres --cycles C]
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { access, mkdtemp, rm } from 'node:fs/promises';
+import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { type ApiServer, buildApiServer } from '../src/api/build.ts';
 import { librariesFrom } from '../src/cli/indexer-setup.ts';
 import type { DatabaseConfig } from '../src/common/index.ts';
 import { createDatabase, type Database, migrate } from '../src/db/index.ts';
@@ -80,7 +80,7 @@ const { values } = parseArgs({
 const ENV_URL = process.env.DATABASE_URL || process.env.TONGATE_TEST_DATABASE_URL;
 if (values.help) {
   console.log(`Usage: npm run bench:api-load [-- options]
-The API server (buildApiServer, in this process, on 127.0.0.1) under N keep-alive HTTP connections in a closed
+The API server (tongate serve, its own process, on 127.0.0.1) under N keep-alive HTTP connections in a closed
 loop, on a devnet (child process, 400 ms blocks) whose activity is indexed into a database. Phases:
   (1) idle /healthz latency (sequential requests for as long as (2) runs): p50/p99
   (2) /healthz p99 while N connections keep v2 runGetMethod calls running, as a ratio to (1) (target <= 3x)
@@ -443,9 +443,60 @@ async function startDevnet(dir: string): Promise<{ child: ChildProcess; configFi
   }
 }
 
+/** `tongate serve` as a child process on a free port; resolves with the port once it listens. */
+async function startServe(
+  liteConfig: string,
+  dbFlags: string[],
+): Promise<{ pid: number; port: number; stop(): Promise<void> }> {
+  const bin = fileURLToPath(new URL('../bin/tongate.js', import.meta.url));
+  const args = ['serve', '--lite-config', liteConfig, ...dbFlags, '--port', '0', '--host', '127.0.0.1'];
+  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (c: Buffer) => {
+    output = (output + c.toString('utf8')).slice(-4000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const stop = async () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const m = /ops http:\/\/127\.0\.0\.1:(\d+)\/healthz/.exec(output);
+    if (m) return { pid: child.pid!, port: Number(m[1]), stop };
+    if (child.exitCode !== null) throw new Error(`tongate serve exited (${child.exitCode}): ${output}`);
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`tongate serve did not listen in 120 s: ${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Resident set of a process in MB (Linux /proc). */
+async function rssMbOf(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kb = /VmRSS:\s+(\d+) kB/.exec(status);
+  return kb ? Number(kb[1]) / 1024 : Number.NaN;
+}
+
+/** Values of the server's own /metrics by name (one scrape: prom-client resets its event-loop lag gauges at each). */
+async function serverMetrics(port: number, agent: Agent, names: string[]): Promise<number[]> {
+  const r = await send(port, agent, { method: 'GET', path: '/metrics' });
+  const lines = r.body.toString('utf8').split('\n');
+  return names.map((name) => {
+    const line = lines.find((l) => l.startsWith(`${name} `));
+    return line === undefined ? Number.NaN : Number(line.slice(name.length + 1));
+  });
+}
+
 interface BenchDb {
   db: Database;
   label: string;
+  /** How `tongate serve` opens the same database. */
+  serveFlags: string[];
   cleanup(): Promise<void>;
 }
 
@@ -454,7 +505,8 @@ async function openDatabase(dir: string): Promise<BenchDb> {
     const db = await createDatabase({ kind: 'pglite', dir: join(dir, 'pg') });
     return {
       db,
-      label: "PGlite (in this process: its queries run on the server's event loop)",
+      label: "PGlite (in the server's process: its queries run on the server's event loop)",
+      serveFlags: ['--data', dir],
       cleanup: async () => {},
     };
   }
@@ -477,6 +529,7 @@ async function openDatabase(dir: string): Promise<BenchDb> {
   return {
     db,
     label: `PostgreSQL ${u.host}/${name}`,
+    serveFlags: ['--database-url', u.toString()],
     cleanup: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
   };
 }
@@ -537,7 +590,7 @@ async function main(): Promise<void> {
     await pool.ready({ timeoutMs: 15_000 });
     const bdb = await openDatabase(dir);
     cleanups.unshift(async () => {
-      await bdb.db.close();
+      await bdb.db.close().catch(() => {});
       await bdb.cleanup();
     });
     await migrate(bdb.db);
@@ -552,11 +605,12 @@ async function main(): Promise<void> {
       )
     ).rows;
 
-    const server: ApiServer = await buildApiServer({ db: bdb.db, lite: pool });
-    cleanups.unshift(() => server.close());
-    await server.app.listen({ port: 0, host: '127.0.0.1' });
-    const a = server.app.server.address();
-    const port = typeof a === 'object' && a ? a.port : 0;
+    // The server is `tongate serve` in its own process, as deployed: its event loop serves requests only, and the
+    // load generator (this process) neither delays it nor shares its RSS. PGlite allows one process per directory.
+    await bdb.db.close();
+    const server = await startServe(devnet.configFile, bdb.serveFlags);
+    cleanups.unshift(server.stop);
+    const port = server.port;
     const agent = new Agent({ keepAlive: true, maxSockets: connections });
     const probeAgent = new Agent({ keepAlive: true, maxSockets: 1 });
     cleanups.unshift(async () => {
@@ -599,7 +653,7 @@ async function main(): Promise<void> {
     const setupS = (performance.now() - tSetup) / 1000;
 
     out(
-      `bench/api-load: ${connections} connections, mixed load ${duration} s, server in this process on 127.0.0.1 ` +
+      `bench/api-load: ${connections} connections, mixed load ${duration} s, server tongate serve (own process) on 127.0.0.1 ` +
         `(node ${process.version}), devnet child process (${BLOCK_INTERVAL_MS} ms blocks)`,
     );
     out(
@@ -688,15 +742,15 @@ async function main(): Promise<void> {
 
     // (3) the mixed load, RSS and the event loop sampled
     log(`phase 3: the mixed load (${duration} s) ...`);
-    const rss: Array<{ t: number; mb: number; heapMb: number }> = [];
+    const rss: Array<{ t: number; mb: number }> = [];
     const sample = (t: number) => {
-      const m = process.memoryUsage();
-      rss.push({ t, mb: m.rss / 2 ** 20, heapMb: m.heapUsed / 2 ** 20 });
+      void rssMbOf(server.pid).then((mb) => rss.push({ t, mb }));
     };
-    const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+    const lagName = 'tongate_process_nodejs_eventloop_lag';
+    const lagNames = ['p50', 'p99', 'max'].map((q) => `${lagName}_${q}_seconds`);
+    await serverMetrics(port, probeAgent, lagNames); // a scrape resets the server's lag histogram
     const t3 = performance.now();
     sample(0);
-    loopDelay.enable();
     const mixed = await runLoad({
       port,
       agent,
@@ -707,8 +761,11 @@ async function main(): Promise<void> {
       seconds: duration,
       onSecond: () => sample((performance.now() - t3) / 1000),
     });
-    loopDelay.disable();
+    const [p50, p99, max] = await serverMetrics(port, probeAgent, lagNames);
+    const lag = { p50: p50!, p99: p99!, max: max! };
     sample((performance.now() - t3) / 1000);
+    await new Promise((r) => setTimeout(r, 200));
+    rss.sort((x, y) => x.t - y.t);
 
     // (4b) the cached baseline, second half
     log(`phase 4b: the mix from v2's cache (${f(CACHED_HALF_SECONDS, 0)} s) ...`);
@@ -728,23 +785,21 @@ async function main(): Promise<void> {
     out(`(3) mixed load, ${connections} connections (connection i serves route i mod 4), ${duration} s`);
     printLoad(mixed);
     out(
-      `  event loop delay: p50 ${f(loopDelay.percentile(50) / 1e6)} ms, p99 ${f(loopDelay.percentile(99) / 1e6)} ms, ` +
-        `max ${f(loopDelay.max / 1e6)} ms`,
+      `  server event loop delay (its /metrics, over the phase): p50 ${f(lag.p50 * 1000)} ms, ` +
+        `p99 ${f(lag.p99 * 1000)} ms, max ${f(lag.max * 1000)} ms`,
     );
     const first = rss[0]!;
     const last = rss[rss.length - 1]!;
     const peak = rss.reduce((m, s) => (s.mb > m.mb ? s : m), first);
     const tail = rss.filter((s) => s.t >= duration / 3);
     const slope = slopePerMinute(tail.map((s) => [s.t, s.mb]));
-    const heapSlope = slopePerMinute(tail.map((s) => [s.t, s.heapMb]));
     const meanMb = tail.reduce((n, s) => n + s.mb, 0) / Math.max(1, tail.length);
     const drift = (slope * duration) / 60;
     const rssVerdict = Math.abs(drift) < 0.05 * meanMb ? 'flat' : drift > 0 ? 'growing' : 'shrinking';
     out(
       `  RSS (${rss.length} samples, 1 s apart): start ${f(first.mb, 0)} MB, peak ${f(peak.mb, 0)} MB at ${f(peak.t, 0)} s, ` +
         `end ${f(last.mb, 0)} MB; slope over the last 2/3 ${f(slope, 1)} MB/min (${f(drift, 1)} MB over ${duration} s, ` +
-        `${f((100 * drift) / meanMb, 1)}% of the mean ${f(meanMb, 0)} MB); heap used ${f(first.heapMb, 0)} -> ` +
-        `${f(last.heapMb, 0)} MB, slope ${f(heapSlope, 1)} MB/min: ${rssVerdict}`,
+        `${f((100 * drift) / meanMb, 1)}% of the mean ${f(meanMb, 0)} MB) of the server process: ${rssVerdict}`,
     );
 
     out('');
