@@ -46,6 +46,7 @@
 // RSS, else "growing"/"shrinking".
 //
 // Usage: npm run bench:api-load [-- --duration S --connections N --db pglite|postgres --cycles C]
+// Profiling the server: SERVE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' passes node flags to `tongate serve`.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -450,7 +451,13 @@ async function startServe(
 ): Promise<{ pid: number; port: number; stop(): Promise<void> }> {
   const bin = fileURLToPath(new URL('../bin/tongate.js', import.meta.url));
   const args = ['serve', '--lite-config', liteConfig, ...dbFlags, '--port', '0', '--host', '127.0.0.1'];
-  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [...(process.env.SERVE_NODE_ARGS?.split(' ').filter(Boolean) ?? []), bin, ...args],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   const keep = (c: Buffer) => {
     output = (output + c.toString('utf8')).slice(-4000);
