@@ -4,21 +4,11 @@
 # Needs python3 (>= 3.9) with the venv module and access to PyPI.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$here/../venv.sh"
 venv="$here/../.venv-http"
-req="$here/requirements.txt"
-stamp="$venv/.requirements.sha256"
-want="$(sha256sum "$req" | cut -d' ' -f1)"
-if [[ -x "$venv/bin/ton-http-api" && -f "$stamp" && "$(cat "$stamp")" == "$want" ]]; then
-  exit 0
-fi
-python="${PYTHON:-python3}"
-"$python" -m venv "$venv"
-printf '*\n' >"$venv/.gitignore"
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input -r "$req"
-"$venv/bin/python" - <<'PY'
+venv_install "$venv" "$here/requirements.txt" bin/ton-http-api "$venv/bin/python" -c '
 import ctypes
 from pytonlib.tonlibjson import get_tonlib_path
 lib = ctypes.CDLL(get_tonlib_path())
-assert lib.tonlib_client_json_create, 'libtonlibjson has no tonlib_client_json_create'
-PY
-printf '%s' "$want" >"$stamp"
+assert lib.tonlib_client_json_create, "libtonlibjson has no tonlib_client_json_create"
+'
