@@ -15,6 +15,6 @@ venv_install() {
   "${PYTHON:-python3}" -m venv "$venv"
   printf '*\n' >"$venv/.gitignore"
   "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input -r "$req"
-  "$@"
+  "$@" >/dev/null
   printf '%s' "$want" >"$stamp"
 }
