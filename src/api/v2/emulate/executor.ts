@@ -117,12 +117,20 @@ export function createApiTvm(opts: ApiTvmOptions = {}): ApiTvm {
     return runner;
   }
 
+  /** One call on the runner, its errors as the API answers them. */
+  async function run<T>(what: string, fn: (r: TvmRunnerHandle) => Promise<T>): Promise<T> {
+    const r = await get();
+    try {
+      return await fn(r);
+    } catch (e) {
+      throw apiError(e, what);
+    }
+  }
+
   return {
     async runGetMethod(call) {
-      const r = await get();
-      let res: Awaited<ReturnType<TvmRunnerHandle['runGetMethod']>>;
-      try {
-        res = await r.runGetMethod({
+      const res = await run('get-method', (r) =>
+        r.runGetMethod({
           code: call.code,
           data: call.data,
           address: call.address,
@@ -135,10 +143,8 @@ export function createApiTvm(opts: ApiTvmOptions = {}): ApiTvm {
           randomSeed: ZERO_SEED,
           gasLimit: GET_METHOD_GAS_LIMIT,
           ...(call.extraCurrencies.size === 0 ? {} : { extraCurrency: Object.fromEntries(call.extraCurrencies) }),
-        });
-      } catch (e) {
-        throw apiError(e, 'get-method');
-      }
+        }),
+      );
       if (res.stackParseError !== undefined) {
         // A continuation or another value with no JSON form in the result: tonlib renders it as
         // tvm.stackEntryUnsupported; @ton/core cannot read it at all.
@@ -147,10 +153,8 @@ export function createApiTvm(opts: ApiTvmOptions = {}): ApiTvm {
       return { exitCode: res.exitCode, gasUsed: Number(res.gasUsed), stack: res.stack };
     },
     async runTransaction(call) {
-      const r = await get();
-      let res: Awaited<ReturnType<TvmRunnerHandle['runTransaction']>>;
-      try {
-        res = await r.runTransaction({
+      const res = await run('message emulation', (r) =>
+        r.runTransaction({
           shardAccount: call.shardAccount,
           message: call.message,
           now: call.now,
@@ -159,10 +163,8 @@ export function createApiTvm(opts: ApiTvmOptions = {}): ApiTvm {
           config: call.config,
           libs: call.libs,
           ignoreChksig: call.ignoreChksig,
-        });
-      } catch (e) {
-        throw apiError(e, 'message emulation');
-      }
+        }),
+      );
       if (!res.ok) return { accepted: false, error: res.error, exitCode: res.exitCode };
       return { accepted: true, transaction: res.transaction, actions: res.actions, shardAccount: res.shardAccount };
     },
