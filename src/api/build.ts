@@ -7,7 +7,12 @@ import { createMetricsRegistry, type Registry } from '../common/index.ts';
 import type { Database } from '../db/index.ts';
 import { type AccessProfile, createAccessControl, policyFor } from '../http/access.ts';
 import { type ApiKeyStore, createApiKeyStore } from '../http/api-keys.ts';
-import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from '../http/rate-limit.ts';
+import {
+  createMemoryRateLimiter,
+  createRedisRateLimiter,
+  type RateLimiter,
+  type RedisLossMode,
+} from '../http/rate-limit.ts';
 import { createHttpServer, type HealthReport } from '../http/server.ts';
 import { createPendingTraces, type PendingTraces, type PendingTracesOptions } from './pending/index.ts';
 import { createV2Cache } from './v2/cache.ts';
@@ -31,6 +36,12 @@ export interface ApiServerOptions {
   testnet?: boolean;
   /** Redis shares rate limits across API instances. */
   redisUrl?: string;
+  /**
+   * While that Redis cannot be reached: 'closed' answers counted requests 503 + Retry-After (and /healthz is not ok
+   * under the managed profile), 'open' lets them through uncounted. Default 'open' (the CLI defaults to 'closed'
+   * under the managed profile).
+   */
+  rateLimitOnRedisLoss?: RedisLossMode;
   logger?: Logger;
   metrics?: Registry;
   health?: () => Promise<HealthReport>;
@@ -68,14 +79,38 @@ export async function buildApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const metrics = opts.metrics ?? createMetricsRegistry();
   const profile = opts.profile ?? 'open';
   let limiter: RateLimiter;
+  let health = opts.health;
   if (opts.redisUrl) {
-    const redis = new Redis(opts.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
-    redis.on('error', () => {});
-    limiter = createRedisRateLimiter(redis, {
-      now: opts.now,
-      onError: (e) =>
-        logger.warn({ err: e.message }, 'Rate limiter lost Redis; requests pass unlimited until it is back'),
+    // A command waits at most a second: a hung Redis counts as lost instead of holding every request.
+    const redis = new Redis(opts.redisUrl, {
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      lazyConnect: false,
+      commandTimeout: 1000,
     });
+    redis.on('error', () => {});
+    const onRedisLoss = opts.rateLimitOnRedisLoss ?? 'open';
+    const redisLimiter = createRedisRateLimiter(redis, {
+      now: opts.now,
+      onRedisLoss,
+      onLost: (e) =>
+        logger.warn(
+          { err: e.message, on_redis_loss: onRedisLoss },
+          onRedisLoss === 'closed'
+            ? 'Rate limiter lost Redis; limited requests get 503 until it is back'
+            : 'Rate limiter lost Redis; requests pass unlimited until it is back',
+        ),
+      onBack: (downMs) => logger.warn({ down_ms: downMs }, 'Rate limiter reached Redis again; requests are counted'),
+    });
+    limiter = redisLimiter;
+    // /healthz shows the limiter; a closed one that cannot count refuses every request of the managed profile.
+    const inner = opts.health;
+    health = async () => {
+      const report = inner ? await inner() : { ok: true };
+      const state = redisLimiter.health?.();
+      if (!state) return report;
+      return { ...report, ok: report.ok && !(state.refusing && profile === 'managed'), rate_limiter: state };
+    };
   } else {
     limiter = createMemoryRateLimiter(opts.now);
   }
@@ -132,7 +167,7 @@ export async function buildApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const app = await createHttpServer({
     logger,
     metrics,
-    health: opts.health,
+    health,
     bodyLimit: opts.bodyLimit,
     extraMetrics: opts.lite
       ? () => {

@@ -24,9 +24,11 @@ import { type Command, intOption, UsageError } from './command.ts';
 import { activityCommand } from './devnet-activity.ts';
 import { exportNodeDbCommand } from './devnet-export.ts';
 import { lineLog } from './line-log.ts';
+import { checkPorts } from './ports.ts';
 
 /** Exit codes (style guide §6.5): 1 a failure, 75 a failure worth retrying later (e.g. the node is not up yet). */
 const EXIT_FAILED = 1;
+const EXIT_USAGE = 2;
 const EXIT_RETRY = 75;
 
 function dataDirOf(values: Record<string, unknown>): string {
@@ -147,7 +149,8 @@ export const devnetCommand: Command = {
     'The first run creates the genesis from --seed; later runs continue the chain in DIR/devnet. Files there:\n' +
     'wallets.json (funded genesis wallets with mnemonics; addresses non-bounceable, test-only), global.config.json\n' +
     '(a standard TON global config for any liteserver client). Logs go to stderr, a line per 100 masterchain\n' +
-    'blocks. Exit codes: 0 stopped cleanly, 1 failed, 2 bad usage, 75 the data folder is in use by another node.',
+    'blocks. Both ports are checked before anything starts or is written. Exit codes: 0 stopped cleanly, 1 failed,\n' +
+    '2 bad usage or a port in use, 75 the data folder is in use by another node.',
   options: {
     data: DATA_OPTION,
     shards: {
@@ -189,6 +192,18 @@ export const devnetCommand: Command = {
     const httpPort = intOption(values, 'http-port', 0, 65535);
     const host = values.host as string;
     if (!/^\d{1,3}(\.\d{1,3}){3}$/.test(host)) throw new UsageError(`--host must be an IPv4 address; got '${host}'`);
+    // Before the genesis or anything in --data: a port in use is bad usage (exit 2), said at once.
+    const lite = litePort ?? DEFAULT_LITE_PORT;
+    await checkPorts([
+      { port: lite, host, what: 'the liteserver', change: '--lite-port', hostChange: '--host' },
+      {
+        port: httpPort ?? (lite === 0 ? 0 : lite + 1),
+        host,
+        what: `the config and health endpoint${httpPort === undefined ? ' (--lite-port + 1)' : ''}`,
+        change: httpPort === undefined ? '--http-port or --lite-port' : '--http-port',
+        hostChange: '--host',
+      },
+    ]);
     const log = lineLog(values.verbose === true, err);
     const node = createDevnetNode({
       dataDir: dataDirOf(values),
@@ -209,7 +224,7 @@ export const devnetCommand: Command = {
         err(
           `tongate devnet: a port is already in use (${(e as Error).message}); pick others with --lite-port/--http-port`,
         );
-        return EXIT_FAILED;
+        return EXIT_USAGE;
       }
       err(`tongate devnet: failed to start: ${(e as Error).message}`);
       return isTongateError(e) && e.retryable ? EXIT_RETRY : EXIT_FAILED;

@@ -265,6 +265,7 @@ export async function openIndexer(
       const host = str(values, 'metrics-host') ?? '127.0.0.1';
       const server = await serveMetrics(metrics, metricsPort, host, {
         name: source.name,
+        db,
         head: () => source.head(),
         ...(nodeDb ? { coverage: () => (nodeDb as NodeDb).coverage() } : {}),
       });

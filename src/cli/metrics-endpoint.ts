@@ -1,8 +1,11 @@
 // --metrics-port for processes without the API server (tongate work, tongate walk): a bare node:http
 // listener that answers GET /metrics with the process's Prometheus registry, GET /healthz with the block
-// source's state (for a node-db source also what the node's database covers), and 404 otherwise.
+// source's state (for a node-db source also what the node's database covers) and, given the database, the index's
+// lags (behind the source, trace assembly, classification), and 404 otherwise.
 import { createServer, type Server } from 'node:http';
 import type { Registry } from '../common/index.ts';
+import type { Queryable } from '../db/index.ts';
+import { type PipelineHealth, pipelineHealth, pipelineStalled, registerPipelineGauges } from '../index/health.ts';
 import type { OptionSpec } from './command.ts';
 
 export const metricsOptions: Record<string, OptionSpec> = {
@@ -19,7 +22,10 @@ export const metricsOptions: Record<string, OptionSpec> = {
   },
 };
 
-/** The /healthz body. `ok` is false (status 503) when the source cannot say where its head is. */
+/**
+ * The /healthz body. `ok` is false (status 503) when the source cannot say where its head is, the database cannot
+ * be read, or trace assembly waits on a masterchain block that is not indexed (src/index/health.ts).
+ */
 export interface Health {
   ok: boolean;
   source: {
@@ -30,13 +36,20 @@ export interface Health {
     coverage?: unknown;
     error?: string;
   };
+  /** With a database: indexed range, lag behind the source's head, trace assembly and classification lag. */
+  index?: PipelineHealth & { lag_blocks: number | null };
+  error?: string;
 }
 
-/** What /healthz reports about: the process's block source, and its coverage when it has one. */
+/** What /healthz reports about: the process's block source, its coverage when it has one, the index database. */
 export interface HealthSource {
   name: string;
   head(): Promise<number>;
   coverage?: () => Promise<unknown>;
+  /** The index database: /healthz adds the pipeline's lags and /metrics their gauges. */
+  db?: Queryable;
+  /** Seconds a hole may hold up assembly before ok=false (default ASSEMBLY_STALL_GRACE_SECONDS). */
+  assemblyGraceSeconds?: number;
 }
 
 /** Asks the source; never throws (a failure becomes ok: false with the first line of the error). */
@@ -57,6 +70,20 @@ export async function healthOf(source: HealthSource): Promise<Health> {
       out.source.error ??= line(e);
     }
   }
+  if (source.db) {
+    try {
+      const p = await pipelineHealth(source.db, { graceSeconds: source.assemblyGraceSeconds });
+      const head = out.source.head;
+      out.index = {
+        ...p,
+        lag_blocks: head !== null && p.indexed_mc_seqno !== null ? Math.max(0, head - p.indexed_mc_seqno) : null,
+      };
+      if (pipelineStalled(p)) out.ok = false;
+    } catch (e) {
+      out.ok = false;
+      out.error = `database: ${line(e)}`;
+    }
+  }
   return out;
 }
 
@@ -73,6 +100,7 @@ export async function serveMetrics(
   host: string,
   health?: HealthSource,
 ): Promise<Server> {
+  if (health?.db) registerPipelineGauges(registry, health.db);
   const server = createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
     if (req.method === 'GET' && path === '/healthz' && health) {

@@ -3,14 +3,22 @@
 // process can scale apart from the indexer. `tongate up` starts the same server next to a devnet.
 import pino, { type Logger } from 'pino';
 import { type ApiServer, buildApiServer } from '../api/build.ts';
-import { ConfigError, ENV_REDIS_URL, type Registry, resolveDatabaseConfig } from '../common/index.ts';
+import {
+  ConfigError,
+  createMetricsRegistry,
+  ENV_REDIS_URL,
+  type Registry,
+  resolveDatabaseConfig,
+} from '../common/index.ts';
 import { createDatabase, type Database, describeDatabase, migrate } from '../db/index.ts';
+import { REDIS_LOSS_MODES, type RedisLossMode } from '../http/rate-limit.ts';
 import type { HealthReport } from '../http/server.ts';
-import { checkpointBounds } from '../index/plan/checkpoints.ts';
+import { pipelineHealth, pipelineStalled, registerPipelineGauges } from '../index/health.ts';
 import { createLitePool, type LitePool, loadGlobalConfig } from '../lite/index.ts';
 import { type Command, type OptionSpec, UsageError } from './command.ts';
 import { databaseOptions } from './db.ts';
 import { createLog, exitCodeFor, firstLine, intOption, onShutdownSignal, str, type Values } from './indexer-setup.ts';
+import { checkPorts, type PortToBind } from './ports.ts';
 
 export const DEFAULT_PORT = 8080;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -28,6 +36,12 @@ export const accessOptions: Record<string, OptionSpec> = {
       "rate limits: 'open' (none unless a key has one) or 'managed' (toncenter's: keyless 1 rps, keys 10 rps)",
   },
   'v3-keyless-rps': { type: 'string', value: 'N', description: 'keyless requests per second on v3 (managed profile)' },
+  'rate-limit-on-redis-loss': {
+    type: 'string',
+    value: 'closed|open',
+    description:
+      "while REDIS_URL's Redis is unreachable: 'closed' answers limited requests 503 + Retry-After (default under --profile managed), 'open' lets them through uncounted (default otherwise)",
+  },
   testnet: { type: 'boolean', description: 'print user-friendly addresses with the test-only flag' },
   'tvm-threads': {
     type: 'string',
@@ -61,34 +75,81 @@ export function accessProfile(values: Values): 'open' | 'managed' {
   return p;
 }
 
+/** --rate-limit-on-redis-loss: given, else closed under the managed profile and open under the open one. */
+export function redisLossMode(values: Values): RedisLossMode {
+  const v = str(values, 'rate-limit-on-redis-loss');
+  if (v === undefined) return accessProfile(values) === 'managed' ? 'closed' : 'open';
+  if (!(REDIS_LOSS_MODES as readonly string[]).includes(v)) {
+    throw new UsageError(`--rate-limit-on-redis-loss must be 'closed' or 'open', got '${v}'`);
+  }
+  return v as RedisLossMode;
+}
+
+/** The API server's settings from its options, validated (bad usage throws before anything starts). */
+export function apiSettings(values: Values): {
+  listen: { port: number; host: string };
+  profile: 'open' | 'managed';
+  rateLimitOnRedisLoss: RedisLossMode;
+  v3KeylessRps?: number;
+  tvmThreads?: number;
+  tvmQueue?: number;
+} {
+  return {
+    listen: listenAddress(values),
+    profile: accessProfile(values),
+    rateLimitOnRedisLoss: redisLossMode(values),
+    v3KeylessRps: intOption(values, 'v3-keyless-rps', { min: 1 }),
+    tvmThreads: intOption(values, 'tvm-threads', { min: 1, max: 64 }),
+    tvmQueue: intOption(values, 'tvm-queue', { min: 0, max: 100_000 }),
+  };
+}
+
+/** The API's listener, for checkPorts. */
+export function apiPort(values: Values): PortToBind {
+  const { port, host } = listenAddress(values);
+  return { port, host, what: 'the HTTP API', change: '--port or PORT', hostChange: '--host or HOST' };
+}
+
 export function apiLogger(verbose: boolean): Logger {
   return pino({ level: verbose ? 'info' : 'warn', base: { pid: process.pid } }, pino.destination(2));
 }
 
-/** Index head, lag and liteserver state for /healthz; ok=false when nothing can be served. */
-export function healthOf(parts: { db?: Database; pool?: LitePool }): () => Promise<HealthReport> {
+/**
+ * Index head and lags (behind the chain, trace assembly, classification) and liteserver state for /healthz;
+ * ok=false when nothing can be served, or when trace assembly waits on a masterchain block that is not indexed
+ * (src/index/health.ts: past a grace period for blocks in flight).
+ */
+export function healthOf(parts: {
+  db?: Database;
+  pool?: LitePool;
+  /** Seconds a hole may hold up assembly before ok=false (default ASSEMBLY_STALL_GRACE_SECONDS). */
+  assemblyGraceSeconds?: number;
+}): () => Promise<HealthReport> {
   return async () => {
     const report: HealthReport = { ok: true };
+    let head: number | null = null;
     if (parts.pool) {
       const servers = parts.pool.health();
-      const head = parts.pool.headSeqno();
+      head = parts.pool.headSeqno();
       report.lite = {
         head_mc_seqno: head,
         servers_in_rotation: servers.filter((s) => s.inRotation).length,
         servers: servers.length,
       };
       if (!servers.some((s) => s.inRotation)) report.ok = false;
-      if (parts.db) {
-        const b = await checkpointBounds(parts.db);
-        report.index = {
-          first_mc_seqno: b?.min ?? null,
-          indexed_mc_seqno: b?.max ?? null,
-          lag_blocks: b && head !== null ? Math.max(0, head - b.max) : null,
-        };
-      }
-    } else if (parts.db) {
-      const b = await checkpointBounds(parts.db);
-      report.index = { first_mc_seqno: b?.min ?? null, indexed_mc_seqno: b?.max ?? null };
+    }
+    if (parts.db) {
+      const p = await pipelineHealth(parts.db, { graceSeconds: parts.assemblyGraceSeconds });
+      const { first_mc_seqno, indexed_mc_seqno, ...rest } = p;
+      report.index = {
+        first_mc_seqno,
+        indexed_mc_seqno,
+        ...(parts.pool
+          ? { lag_blocks: indexed_mc_seqno !== null && head !== null ? Math.max(0, head - indexed_mc_seqno) : null }
+          : {}),
+        ...rest,
+      };
+      if (pipelineStalled(p)) report.ok = false;
     }
     return report;
   };
@@ -101,21 +162,23 @@ export async function startApi(opts: {
   metrics?: Registry;
   logger: Logger;
 }): Promise<{ api: ApiServer; url: string }> {
-  const { port, host } = listenAddress(opts.values);
-  const v3KeylessRps = intOption(opts.values, 'v3-keyless-rps', { min: 1 });
-  const tvmThreads = intOption(opts.values, 'tvm-threads', { min: 1, max: 64 });
-  const tvmQueue = intOption(opts.values, 'tvm-queue', { min: 0, max: 100_000 });
+  const settings = apiSettings(opts.values);
+  const { port, host } = settings.listen;
+  const { v3KeylessRps, tvmThreads, tvmQueue } = settings;
+  const metrics = opts.metrics ?? createMetricsRegistry();
+  if (opts.db) registerPipelineGauges(metrics, opts.db);
   const api = await buildApiServer({
     tvmThreads,
     tvmQueue,
     db: opts.db,
     lite: opts.pool,
-    profile: accessProfile(opts.values),
+    profile: settings.profile,
     v3KeylessRps,
     testnet: opts.values.testnet === true,
     redisUrl: process.env[ENV_REDIS_URL] || undefined,
+    rateLimitOnRedisLoss: settings.rateLimitOnRedisLoss,
     logger: opts.logger,
-    metrics: opts.metrics,
+    metrics,
     health: healthOf({ db: opts.db, pool: opts.pool }),
   });
   try {
@@ -140,9 +203,12 @@ export const serveCommand: Command = {
   details:
     'v2 (/api/v2) needs --lite-config (a TON global config, file or URL). v3 (/api/v3) reads the index in\n' +
     'DATABASE_URL, else the embedded PGlite under --data (run migrations with tongate db migrate, or they run\n' +
-    'here). --no-v3 serves v2 alone. With REDIS_URL, rate limits are shared by every API process.\n' +
-    'Also: /metrics (Prometheus), /healthz (index lag, liteservers). Stops on SIGINT/SIGTERM.\n' +
-    'Exit codes: 0 stopped by a signal, 1 failed, 2 bad usage or configuration, 75 retryable (database down).',
+    'here). --no-v3 serves v2 alone. With REDIS_URL, rate limits are shared by every API process; while that\n' +
+    'Redis is unreachable, --rate-limit-on-redis-loss decides (managed profile: closed, 503 + Retry-After).\n' +
+    'Also: /metrics (Prometheus), /healthz (index, trace assembly and classification lag; liteservers; the rate\n' +
+    'limiter). Stops on SIGINT/SIGTERM. The port is checked before anything opens.\n' +
+    'Exit codes: 0 stopped by a signal, 1 failed, 2 bad usage or configuration (or the port in use), 75 retryable\n' +
+    '(database down).',
   options: {
     'lite-config': { type: 'string', value: 'FILE|URL', description: 'TON global config whose liteservers back v2' },
     ...databaseOptions,
@@ -156,8 +222,9 @@ export const serveCommand: Command = {
     if (liteConfig === undefined && values['no-v3'] === true) {
       throw new UsageError('nothing to serve: --no-v3 needs --lite-config for v2');
     }
-    listenAddress(values);
-    accessProfile(values);
+    apiSettings(values);
+    // Before anything opens: a busy port is said at once (exit 2), not after the database and the pool.
+    await checkPorts([apiPort(values)]);
     const log = createLog(err);
     const shutdown = onShutdownSignal(log);
     let db: Database | undefined;

@@ -23,7 +23,11 @@ import { createLitePool, type LitePool, loadGlobalConfig } from '../lite/index.t
 import { createQueue, type JobQueue, type Processor } from '../queue/index.ts';
 import { type Command, UsageError } from './command.ts';
 import { createLog, exitCodeFor, firstLine, intOption, librariesFrom, onShutdownSignal, str } from './indexer-setup.ts';
-import { accessOptions, accessProfile, apiLogger, listenAddress, listenOptions, startApi } from './serve.ts';
+import { checkPorts } from './ports.ts';
+import { accessOptions, apiLogger, apiPort, apiSettings, listenOptions, startApi } from './serve.ts';
+
+/** Where the devnet's liteserver and config endpoint listen. */
+const DEVNET_HOST = '127.0.0.1';
 
 export const upCommand: Command = {
   name: 'up',
@@ -33,7 +37,8 @@ export const upCommand: Command = {
     'in DIR/pg (or DATABASE_URL), the queue in-process (or REDIS_URL). The APIs listen on --port (env PORT;\n' +
     'default 8080) and --host (env HOST; default 127.0.0.1): /api/v2, /api/v3, /healthz, /metrics. The devnet\n' +
     'liteserver listens on --lite-port (default 4924) and its global config on lite port + 1. A second run\n' +
-    'continues the same chain and index. Stops cleanly on SIGINT/SIGTERM.\n' +
+    'continues the same chain and index. Stops cleanly on SIGINT/SIGTERM. Every port is checked before anything\n' +
+    'starts: one in use exits 2 at once, with nothing written to --data.\n' +
     'Exit codes: 0 stopped by a signal, 1 failed, 2 bad usage (or a port in use), 75 retryable.',
   options: {
     data: { type: 'string', value: 'DIR', description: `data folder (env ${ENV_DATA_DIR}; default ./data)` },
@@ -49,14 +54,27 @@ export const upCommand: Command = {
   },
   async run({ values, positionals, out, err }) {
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-    listenAddress(values);
-    accessProfile(values);
+    apiSettings(values);
     const litePort = intOption(values, 'lite-port') ?? DEFAULT_LITE_PORT;
     if (litePort > 65534) throw new UsageError('--lite-port must be at most 65534 (the config listens on port + 1)');
     const blockIntervalMs = intOption(values, 'block-interval');
     const data = resolveDataDir({ flags: { data: str(values, 'data') }, env: process.env });
+    // Every listener's port before any work: nothing is created in --data when one is taken (exit 2).
+    await checkPorts([
+      apiPort(values),
+      { port: litePort, host: DEVNET_HOST, what: "the devnet's liteserver", change: '--lite-port' },
+      {
+        port: litePort === 0 ? 0 : litePort + 1,
+        host: DEVNET_HOST,
+        what: "the devnet's config endpoint (--lite-port + 1)",
+        change: '--lite-port',
+      },
+    ]);
     const log = createLog(err, values.verbose === true ? 'debug' : 'info');
     const shutdown = onShutdownSignal(log);
+    // Stops the tail on a signal and on any failure (an API that could not listen must not leave it running).
+    const stopAll = new AbortController();
+    shutdown.signal.addEventListener('abort', () => stopAll.abort(), { once: true });
     const stopActivity = new AbortController();
     let node: DevnetNode | undefined;
     let pool: LitePool | undefined;
@@ -71,6 +89,7 @@ export const upCommand: Command = {
     try {
       node = createDevnetNode({
         dataDir: data,
+        host: DEVNET_HOST,
         litePort,
         httpPort: litePort === 0 ? 0 : litePort + 1,
         ...(blockIntervalMs === undefined ? {} : { blockIntervalMs }),
@@ -132,7 +151,7 @@ export const upCommand: Command = {
         db,
         source,
         pollMs: 200,
-        signal: shutdown.signal,
+        signal: stopAll.signal,
         ...(bounds ? {} : { from: 1 }),
         log: (level, msg, fields) => log(level === 'info' ? 'debug' : level, msg, fields),
         onStatus: (s) => {
@@ -170,6 +189,7 @@ export const upCommand: Command = {
       err(`tongate up: ${firstLine(e)}`);
       return exitCodeFor(e);
     } finally {
+      stopAll.abort();
       stopActivity.abort();
       await api?.close().catch(() => {});
       await activity;

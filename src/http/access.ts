@@ -1,11 +1,12 @@
 // Who may call, and how often: the API key (X-API-Key header or api_key query parameter, as toncenter
 // accepts both) is resolved to its stored row, then the request is counted against the key's rate or,
 // without a key, against the caller's IP. Profiles: `open` (a local devnet: no limit unless a key has
-// one) and `managed` (toncenter's defaults: keyless v2 at 1 rps, keys at 10 rps).
+// one) and `managed` (toncenter's defaults: keyless v2 at 1 rps, keys at 10 rps). A limiter that cannot count
+// (its Redis is gone, and it is closed) turns a counted request into 503 with Retry-After.
 import type { FastifyRequest } from 'fastify';
 import type { ApiKeyInfo, ApiKeyStore } from './api-keys.ts';
 import { HttpError } from './errors.ts';
-import type { RateLimiter } from './rate-limit.ts';
+import { type RateLimiter, RateLimiterUnavailableError } from './rate-limit.ts';
 
 export type AccessProfile = 'open' | 'managed';
 
@@ -27,6 +28,9 @@ export function policyFor(
 }
 
 export const RATE_LIMIT_MESSAGE = 'Ratelimit exceeded';
+export const LIMITER_UNAVAILABLE_MESSAGE = 'rate limiting is unavailable (its Redis cannot be reached); retry later';
+/** Seconds a client is asked to wait when the limiter cannot count. */
+export const LIMITER_UNAVAILABLE_RETRY_AFTER = 1;
 
 export function requestApiKey(req: FastifyRequest): string | undefined {
   const h = req.headers['x-api-key'];
@@ -53,7 +57,19 @@ export function createAccessControl(opts: {
   keys?: ApiKeyStore;
   limiter: RateLimiter;
 }): AccessControl {
-  const { api, policy, keys, limiter } = opts;
+  const { api, policy, keys } = opts;
+  const take = async (bucket: string, rps: number): Promise<boolean> => {
+    try {
+      return await opts.limiter.take(bucket, rps);
+    } catch (e) {
+      if (!(e instanceof RateLimiterUnavailableError)) throw e;
+      // The limiter logs losing Redis once; each refused request is not a failure of its own.
+      throw new HttpError(503, LIMITER_UNAVAILABLE_MESSAGE, {
+        headers: { 'retry-after': String(LIMITER_UNAVAILABLE_RETRY_AFTER) },
+        expected: true,
+      });
+    }
+  };
   return {
     async check(req) {
       const key = requestApiKey(req);
@@ -63,12 +79,12 @@ export function createAccessControl(opts: {
         if (!info) throw new HttpError(401, 'API key does not exist');
         req.apiKey = info;
         const rps = info.rps ?? policy.keyRps;
-        if (rps !== null && !(await limiter.take(`key:${info.id}`, rps))) {
+        if (rps !== null && !(await take(`key:${info.id}`, rps))) {
           throw new HttpError(429, RATE_LIMIT_MESSAGE, { headers: { 'retry-after': '1' } });
         }
         return;
       }
-      if (policy.keylessRps !== null && !(await limiter.take(`${api}:ip:${req.ip}`, policy.keylessRps))) {
+      if (policy.keylessRps !== null && !(await take(`${api}:ip:${req.ip}`, policy.keylessRps))) {
         throw new HttpError(429, RATE_LIMIT_MESSAGE, { headers: { 'retry-after': '1' } });
       }
     },

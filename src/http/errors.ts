@@ -7,11 +7,21 @@ export class HttpError extends Error {
   readonly status: number;
   /** Extra response headers (Retry-After on 429). */
   readonly headers: Record<string, string>;
-  constructor(status: number, message: string, opts: { headers?: Record<string, string>; cause?: unknown } = {}) {
+  /**
+   * A 5xx the server answers by design (overload, a limiter that cannot count): logged by whoever noticed the state
+   * once, not as a failed request per answer.
+   */
+  readonly expected: boolean;
+  constructor(
+    status: number,
+    message: string,
+    opts: { headers?: Record<string, string>; cause?: unknown; expected?: boolean } = {},
+  ) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = 'HttpError';
     this.status = status;
     this.headers = opts.headers ?? {};
+    this.expected = opts.expected ?? false;
   }
 }
 
@@ -60,7 +70,12 @@ function hidden(code: string): boolean {
  */
 export function mapError(e: unknown, statusFor: (code: string, fallback: number) => number): ErrorMapping {
   if (e instanceof HttpError) {
-    return { status: e.status, message: capped(e.message), internal: e.status >= 500, headers: e.headers };
+    return {
+      status: e.status,
+      message: capped(e.message),
+      internal: e.status >= 500 && !e.expected,
+      headers: e.headers,
+    };
   }
   const client = fastifyClientError(e);
   if (client) return { ...client, message: capped(client.message), internal: false, headers: {} };

@@ -77,6 +77,9 @@ describe('tongate up', () => {
       });
       expect(health.ok).toBe(true);
       expect(health.index.first_mc_seqno).toBe(1);
+      // Trace assembly and classification follow the index (issue 24): their lags sit next to the index's.
+      expect(health.index.assembly_lag_blocks).toBeGreaterThanOrEqual(0);
+      expect(health.index.classification_lag_blocks).toBeGreaterThanOrEqual(0);
       const v2 = await getJson(`${base}/api/v2/getMasterchainInfo`);
       expect(v2.status).toBe(200);
       firstHead = v2.body.result.last.seqno;
@@ -86,6 +89,8 @@ describe('tongate up', () => {
       const metrics = await (await fetch(`${base}/metrics`)).text();
       expect(metrics).toMatch(/^tongate_index_indexed_mc_seqno \d+$/m);
       expect(metrics).toMatch(/^tongate_index_rows_total\{kind="transactions"\} [1-9]\d*$/m);
+      expect(metrics).toMatch(/^tongate_traces_assembly_lag_blocks \d+$/m);
+      expect(metrics).toMatch(/^tongate_traces_assembly_stalled 0$/m);
 
       child.proc.kill('SIGTERM');
       expect(await child.exited, child.err.slice(-10).join('\n')).toBe(0);

@@ -90,6 +90,7 @@ function apiError(e: unknown, what: string): unknown {
     return new HttpError(503, `too many ${what} calls are waiting for the TVM (${e.details.maxQueue}); retry later`, {
       headers: { 'retry-after': RETRY_AFTER_S },
       cause: e,
+      expected: true,
     });
   }
   return new HttpError(500, `the TVM emulator failed to run the ${what}`, { cause: e });
@@ -103,7 +104,7 @@ export function createApiTvm(opts: ApiTvmOptions = {}): ApiTvm {
   let closed = false;
 
   function get(): Promise<TvmRunnerHandle> {
-    if (closed) return Promise.reject(new HttpError(503, 'the server is shutting down'));
+    if (closed) return Promise.reject(new HttpError(503, 'the server is shutting down', { expected: true }));
     if (runner === null) {
       runner = createTvmRunner({ threads, maxQueue }).then((r) => {
         ready = r;
