@@ -3,6 +3,7 @@
 // unreachable: run it again, finished batches stay done).
 import { isTongateError, resolveDatabaseConfig } from '../common/index.ts';
 import { createDatabase, type Database, describeDatabase, migrate } from '../db/index.ts';
+import { classifyTraceFiles } from '../index/actions/classify-trace.ts';
 import { type ClassifyResult, reclassifyRange } from '../index/actions/index.ts';
 import { createContractsEnv, type OwnedContractsEnv } from '../index/contracts/index.ts';
 import { FAMILIES, type Family, rederive } from '../index/contracts/rederive.ts';
@@ -271,10 +272,41 @@ const metadataCommand: Command = {
   },
 };
 
+const classifyTraceCommand: Command = {
+  name: 'classify-trace',
+  summary: 'Classify trace files (shared/vectors/actions/traces format) in a scratch database; print their actions.',
+  args: 'FILE...',
+  details:
+    "Each file (one trace as toncenter stores it, with its accounts' interfaces) is stored as the indexer stores\n" +
+    'rows (transactions, messages, bodies, jetton wallets, NFT items, account data), assembled by our trace\n' +
+    'assembler and classified by the classify job; one JSON document per file is printed:\n' +
+    '{"trace_id": ..., "actions": [...]}, each action with toncenter\'s classifier names (source, destination,\n' +
+    'asset, amount, tx_hashes, accounts, jetton_transfer_data, ...). The database is a temporary PGlite one unless\n' +
+    '--database-url names an empty PostgreSQL database. Interfaces we hold no table for and differences between\n' +
+    'our assembly and the file are reported on stderr.\n' +
+    'Exit codes: 0 done, 1 failed, 2 bad usage or a malformed file (named with the problem).',
+  options: {
+    'database-url': {
+      type: 'string',
+      value: 'URL',
+      description: 'an empty PostgreSQL database to work in (default: a temporary PGlite database)',
+    },
+    pretty: { type: 'boolean', description: 'indent the JSON (default: one line per file)' },
+  },
+  run: ({ values, positionals, out, err }) =>
+    classifyTraceFiles({
+      files: positionals,
+      ...(str(values, 'database-url') === undefined ? {} : { databaseUrl: str(values, 'database-url') }),
+      pretty: values.pretty === true,
+      out,
+      err,
+    }),
+};
+
 export const indexCommand: Command = {
   name: 'index',
-  summary: 'Maintain the index in place: rederive the contract tables, fetch off-chain metadata.',
-  subcommands: [rederiveCommand, metadataCommand],
+  summary: 'Maintain the index in place: rederive the contract tables, fetch off-chain metadata, classify trace files.',
+  subcommands: [rederiveCommand, metadataCommand, classifyTraceCommand],
 };
 
 /** The assembled masterchain blocks within [from, to] (defaults: all of them), or null when none. */

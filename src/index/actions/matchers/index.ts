@@ -3,6 +3,8 @@
 // and one line here.
 import type { Matcher } from '../types.ts';
 import { basicMatcher } from './basic.ts';
+import { cocoonMatcher } from './cocoon.ts';
+import { coffeeMatcher } from './coffee.ts';
 import { dedustMatcher } from './dedust.ts';
 import { dnsMatcher } from './dns.ts';
 import { electionsMatcher } from './elections.ts';
@@ -21,9 +23,11 @@ export const MATCHERS: readonly Matcher[] = [
   nominatorPoolMatcher,
   stonfiMatcher,
   dedustMatcher,
+  coffeeMatcher,
   jettonMatcher,
   nftMatcher,
   dnsMatcher,
   electionsMatcher,
+  cocoonMatcher,
   basicMatcher,
 ];

@@ -56,7 +56,7 @@ const notifyBody = (amount: bigint, from: string) =>
   beginCell().storeUint(0x7362d09c, 32).storeUint(7, 64).storeCoins(amount).storeAddress(A(from)).storeBit(0).endCell();
 const excessBody = () => beginCell().storeUint(0xd53276db, 32).storeUint(7, 64).endCell();
 const textCell = (op: number, bytes: Buffer) => beginCell().storeUint(op, 32).storeBuffer(bytes).endCell();
-const b64 = (c: Cell | null) => (c ? c.toBoc({ idx: false, crc32: false }).toString('base64') : null);
+const b64 = (c: Cell | null) => (c ? c.toBoc({ idx: false, crc32: true }).toString('base64') : null);
 
 /** O1's wallet sends `transfer` to W1, which passes it on to W2; W2 notifies O2 and returns the excess to O1. */
 function walletToWallet(

@@ -10,15 +10,15 @@
 //   that internal_transfer is missing or the master failed, the action is the failed request (receiver from the body).
 // A wallet that is not known (a fake, or one the index has not verified) makes no jetton action: the messages stay
 // call_contract, as in toncenter.
-import type { Cell } from '@ton/core';
+import { Address, type Cell } from '@ton/core';
 import type { KnownBody } from '../../decode/contracts/events/index.ts';
 import { JETTON_OP } from '../../decode/contracts/events/jetton.ts';
-import { readCell } from '../../decode/contracts/events/reader.ts';
+import { readBody, readCell } from '../../decode/contracts/events/reader.ts';
 import type { ActionDraft, MatchContext, Matcher, TraceNode } from '../types.ts';
 import { callFailed } from './call-failed.ts';
 import { jettonPayloadComment } from './forward-payload.ts';
 import { freeChildrenWithOp, rawAddress, withReplies } from './replies.ts';
-import { bocB64, bounceBack, inBody, str } from './util.ts';
+import { bounceBack, inBody, payloadB64, str } from './util.ts';
 
 /** Masters of TON wrappers whose wallets notify the receiver directly (toncenter's list). */
 export const PTON_MASTERS: ReadonlySet<string> = new Set([
@@ -43,8 +43,8 @@ function transferDetails(t: Transfer, amount: bigint, forwardAmount: bigint) {
     is_encrypted_comment: encrypted,
     query_id: t.queryId.toString(),
     response_destination: rawAddress(t.responseDestination),
-    custom_payload: bocB64(t.customPayload),
-    forward_payload: bocB64(payload),
+    custom_payload: payloadB64(t.customPayload),
+    forward_payload: payloadB64(payload),
     forward_amount: forwardAmount.toString(),
   };
 }
@@ -105,7 +105,8 @@ function ptonTransfer(node: TraceNode, t: Transfer, ctx: MatchContext): ActionDr
   const source = node.tx.inMsg?.source ?? null;
   if (!info || !source || !PTON_MASTERS.has(info.jetton.toUpperCase())) return null;
   const receiver = rawAddress(t.destination);
-  const nodes = ownNodes(node, notifications(node, ctx));
+  // The pTON wallet's own excess belongs to the transfer as well (mainnet case "Stonfi Jetton -> Ton -> Jetton").
+  const nodes = ownNodes(node, [...withReplies(node, ctx).slice(1), ...notifications(node, ctx)]);
   const transfer: ActionDraft = {
     type: 'jetton_transfer',
     nodes,
@@ -165,8 +166,36 @@ const masterMsgAmount = (c: Cell) =>
     return s.loadCoins();
   });
 
+interface MintRequest {
+  type: 'jetton_mint' | 'minter_jetton_mint';
+  toAddress: Address | null;
+  tonAmount: bigint;
+  masterMsg: Cell;
+}
+
+/**
+ * mint#642b7d07 query_id:uint64 to_address:MsgAddress ton_amount:Coins master_msg:^Cell, read as toncenter reads it:
+ * any MsgAddress. Minters with another layout (amount first) make to_address an addr_extern and ton_amount whatever
+ * follows; toncenter reports that value, and so do we (mainnet case "Jetton mint(0x642b7d07) with notification").
+ */
+const lenientMint = (c: Cell): MintRequest | null =>
+  readBody(c, JETTON_OP.mint, (s) => {
+    s.skip(64);
+    const to = s.loadAddressAny();
+    const tonAmount = s.loadCoins();
+    const masterMsg = s.loadRef();
+    return { type: 'jetton_mint' as const, toAddress: to instanceof Address ? to : null, tonAmount, masterMsg };
+  });
+
+function mintRequest(node: TraceNode): MintRequest | null {
+  const known = inBody(node, 'jetton_mint') ?? inBody(node, 'minter_jetton_mint');
+  if (known) return known;
+  const m = node.tx.inMsg;
+  return m && m.source !== null && !m.bounced && m.body ? lenientMint(m.body) : null;
+}
+
 function mintOf(node: TraceNode, ctx: MatchContext): ActionDraft[] | null {
-  const mint = inBody(node, 'jetton_mint') ?? inBody(node, 'minter_jetton_mint');
+  const mint = mintRequest(node);
   if (!mint) return null;
   const v1Amount = mint.type === 'minter_jetton_mint' ? masterMsgAmount(mint.masterMsg) : null;
   if (mint.type === 'minter_jetton_mint' && v1Amount === null) return null;

@@ -13,7 +13,7 @@ const COLL = addr('collection');
 const ROYALTY = addr('royalty');
 const A = (a: string) => Address.parse(a);
 const items: Record<string, ContractInfo> = { [ITEM]: { nftItem: { collection: COLL, index: '42', owner: null } } };
-const b64 = (c: Cell | null) => (c ? c.toBoc({ idx: false, crc32: false }).toString('base64') : null);
+const b64 = (c: Cell | null) => (c ? c.toBoc({ idx: false, crc32: true }).toString('base64') : null);
 
 /** The keys of toncenter's nft_transfer details (Go ActionDetailsNftTransfer), old_owner and price when present. */
 const NFT_TRANSFER_KEYS = [

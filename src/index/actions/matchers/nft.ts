@@ -18,7 +18,7 @@ import type { ActionDraft, ContractInfo, Details, MatchContext, Matcher, TraceNo
 import { callFailed } from './call-failed.ts';
 import { nftPayloadComment } from './forward-payload.ts';
 import { EXCESS_OP, freeChildrenWithOp, rawAddress, withReplies } from './replies.ts';
-import { bocB64, bounceBack, COMMENT_OP, ENCRYPTED_COMMENT_OP, inBody, str } from './util.ts';
+import { bounceBack, COMMENT_OP, ENCRYPTED_COMMENT_OP, inBody, payloadB64, str } from './util.ts';
 
 /** Telemint: the collection's deploy message to an item, the auction fill-up, the bid info in ownership_assigned. */
 export const TELEMINT_OP = { deployItem: 0x299a3e15, fillUp: 0x370fec51, bidInfo: 0x38127de1 } as const;
@@ -130,8 +130,8 @@ function transferOf(node: TraceNode, ctx: MatchContext): ActionDraft[] | null {
       is_purchase: false,
       query_id: t.queryId.toString(),
       response_destination: rawAddress(t.responseDestination),
-      custom_payload: bocB64(t.customPayload),
-      forward_payload: bocB64(payload),
+      custom_payload: payloadB64(t.customPayload),
+      forward_payload: payloadB64(payload),
       forward_amount: t.forwardAmount.toString(),
       comment,
       is_encrypted_comment: encrypted,
@@ -215,7 +215,7 @@ function assignedOf(node: TraceNode, ctx: MatchContext): ActionDraft[] | null {
         query_id: a.queryId.toString(),
         response_destination: null,
         custom_payload: null,
-        forward_payload: bocB64(cell),
+        forward_payload: payloadB64(cell),
         forward_amount: null,
         comment,
         is_encrypted_comment: encrypted,

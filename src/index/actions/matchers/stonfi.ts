@@ -249,10 +249,23 @@ interface Hop {
   wallet: string | null;
 }
 
+/**
+ * Where a transfer out reaches the next router: its transfer_notification, directly (a jetton wallet) or through a
+ * pTON wallet's ton_transfer#01f3835d to the next router's pTON wallet, which notifies that router (a route through
+ * TON across routers). `via` are the nodes in between.
+ */
+function nextRouter(leg: Leg, ctx: MatchContext): { notified: TraceNode; via: TraceNode[] } | null {
+  if (leg.notified) return { notified: leg.notified, via: [] };
+  const ton = childWithOp(leg.draft.nodes[0]!, STONFI_OP.tonTransfer, ctx);
+  const notified = ton && childWithOp(ton, JETTON_OP.transferNotification, ctx);
+  return ton && notified && childWithOp(notified, STONFI_OP.swapV2, ctx) ? { notified, via: [ton, notified] } : null;
+}
+
 /** The hops from `swapNode` on: swap, pay_to, then another swap or the transfer out (which may lead to one). */
-function walkV2(swapNode: TraceNode, ctx: MatchContext): { hops: Hop[]; legs: Leg[] } | null {
+function walkV2(swapNode: TraceNode, ctx: MatchContext): { hops: Hop[]; legs: Leg[]; via: TraceNode[] } | null {
   const hops: Hop[] = [];
   const legs: Leg[] = [];
+  const via: TraceNode[] = [];
   let s: TraceNode | undefined = swapNode;
   while (s) {
     const swap = body(s) ? parseSwapV2(body(s)!) : null;
@@ -269,9 +282,11 @@ function walkV2(swapNode: TraceNode, ctx: MatchContext): { hops: Hop[]; legs: Le
     const leg = t ? legAt(t, ctx) : null;
     if (!leg) return null;
     legs.push(leg);
-    s = leg.notified && childWithOp(leg.notified, STONFI_OP.swapV2, ctx);
+    const router = nextRouter(leg, ctx);
+    if (router) via.push(...router.via);
+    s = router ? childWithOp(router.notified, STONFI_OP.swapV2, ctx) : undefined;
   }
-  return { hops, legs };
+  return { hops, legs, via };
 }
 
 /** The router wallet of the last asset a swap request names, following its cross-swap custom payloads. */
@@ -337,7 +352,7 @@ function v2Swap(start: TraceNode, ctx: MatchContext): ActionDraft[] | null {
   const walk = walkV2(swapNode, ctx);
   const last = walk?.legs[walk.legs.length - 1];
   if (!walk || !last) return null;
-  const { hops, legs } = walk;
+  const { hops, legs, via } = walk;
   const ok = hops.every((h) => h.exitCode === STONFI_EXIT.swapOk);
   const assetOf = (wallet: string | null) => tonIfPton(jettonOf(ctx, wallet)?.jetton ?? null);
   const router = swapNode.tx.inMsg?.source ?? null;
@@ -408,6 +423,7 @@ function v2Swap(start: TraceNode, ctx: MatchContext): ActionDraft[] | null {
         ...inc.nodes,
         ...hops.flatMap((h) => [h.swap, h.pay]),
         ...legs.flatMap((l) => l.draft.nodes),
+        ...via,
         ...(ptonOut ? [ptonOut] : []),
       ],
       success: ok,

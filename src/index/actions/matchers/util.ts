@@ -74,10 +74,17 @@ export function isEmptyBody(body: Cell | null): boolean {
   return !body || (body.bits.length === 0 && body.refs.length === 0);
 }
 
-/** A cell as base64 BoC (the form details hold payloads in). */
+/** A cell as base64 BoC without index and CRC (te6ccg…): how toncenter's details hold messages (message_boc, order_boc). */
 export function bocB64(c: Cell | null | undefined): string | null {
-  // Without index and CRC (te6ccg…), as toncenter's payload strings are.
   return c ? c.toBoc({ idx: false, crc32: false }).toString('base64') : null;
+}
+
+/**
+ * A transfer's payload (jetton and NFT forward_payload, custom_payload) as toncenter's classifier writes it: a BoC with
+ * CRC32-C and without index (te6cck…), as the mainnet cases show (shared/vectors/actions/cases.json).
+ */
+export function payloadB64(c: Cell | null | undefined): string | null {
+  return c ? c.toBoc({ idx: false, crc32: true }).toString('base64') : null;
 }
 
 /** Same as bocB64 for a slice-held payload (Either inline): the remaining bits and refs as a cell. */
