@@ -253,7 +253,7 @@ describe('pending traces', () => {
     const offset = Buffer.alloc(8);
     offset.writeBigUInt64BE(1n);
     const place = createHash('sha256').update(message.hash()).update(offset).digest();
-    const expectedId = createHash('sha256').update(place).update('ton_transfer').digest('base64');
+    const expectedId = createHash('sha256').update(place.toString('base64')).update('ton_transfer').digest('base64');
     expect(pendingTransfer.action_id).toBe(expectedId);
 
     // The stored objects are what the pending endpoints serve: they validate against the public document.

@@ -115,8 +115,6 @@ const KNOWN_FAILURES: Record<string, string> = {
   'tgbtc/tgBTC new key': 'no tgBTC matcher yet',
   'ton-transfers/Failed ton transfer (external-in only)':
     "a wallet's failed external message: no matcher reads the intended transfer from the signed body; toncenter's accounts also leave the receiver out, ours always add it (classify.ts participants)",
-  'ton-transfers/Simple ton transfer':
-    "start_lt (toncenter: the inbound message's created_lt, classify.ts) and action_id (toncenter hashes the base64 text of the message hash, action-id.ts)",
   'tonco/Tonco deploy pools': 'no TONCO matcher yet',
   'tonco/Tonco deposit liquidity (normal)': 'no TONCO matcher yet',
   'tonco/Tonco deposit liquidity one side TON (strange case)': 'no TONCO matcher yet',

@@ -1,4 +1,4 @@
-// action_id (v3-api.md §6.3): SHA-256 over a key of the action's first transaction and the type. toncenter keys by
+// action_id (v3-api.md §6.3): SHA-256 over a key of the action's first transaction (as base64 text) and the type. toncenter keys by
 // that transaction's inbound message hash; an internal message's cell holds created_lt and created_at, so a trace
 // emulated before it lands (src/api/pending) has other hashes for every message below the root than the trace the
 // chain later commits, and the pending action could never keep its id. So only the root keeps toncenter's key (its
@@ -51,5 +51,6 @@ export function actionIdOf(nodes: readonly TraceNode[], type: string): string {
     if (!first || shallower(place.path, first.path)) first = place;
   }
   if (!first) throw new RangeError(`action ${type} has no transactions`);
-  return createHash('sha256').update(keyOf(first)).update(type, 'utf8').digest('base64');
+  // As toncenter hashes it: the key's standard base64 text, then the type (both as UTF-8 text).
+  return createHash('sha256').update(keyOf(first).toString('base64'), 'utf8').update(type, 'utf8').digest('base64');
 }

@@ -50,7 +50,7 @@ function finish(trace: TraceInput, d: ActionDraft, ancestorType: string[], paren
     traceId: trace.traceId,
     actionId: actionIdOf(own, type),
     type,
-    startLt: txNodes[0]!.tx.lt,
+    startLt: startLtOf(txNodes[0]!),
     endLt: txNodes[txNodes.length - 1]!.tx.lt,
     startUtime,
     endUtime,
@@ -67,6 +67,17 @@ function finish(trace: TraceInput, d: ActionDraft, ancestorType: string[], paren
     parentActionId,
     ancestorType,
   };
+}
+
+/**
+ * Where an action began: its first transaction's lt, or, when that transaction is the trace's root and came in by an
+ * internal message (sent by a transaction outside the trace), that message's created_lt, as toncenter reports it
+ * (the simple TON transfer of vectors/actions). Below the root the sender is in the action or the trace, and its lt
+ * comes first anyway.
+ */
+function startLtOf(first: TraceNode): bigint {
+  if (first.parent) return first.tx.lt;
+  return first.tx.inMsg?.createdLt ?? first.tx.lt;
 }
 
 export interface ClassifyOptions {

@@ -224,7 +224,7 @@ describe('multisig v2 matchers over sandbox runs', () => {
       .update(Buffer.from(created.root.tx.inMsg!.hash, 'base64'))
       .update(offset)
       .digest();
-    const id = createHash('sha256').update(place).update('multisig_create_order').digest('base64');
+    const id = createHash('sha256').update(place.toString('base64')).update('multisig_create_order').digest('base64');
     expect(a.actionId).toBe(id);
     expect(one(classifyTrace(created, known), 'multisig_create_order').actionId).toBe(id);
   });
