@@ -4,6 +4,7 @@ import { decodeCommand } from './decode.ts';
 import { devnetCommand } from './devnet.ts';
 import { indexCommand } from './index-cmd.ts';
 import { keysCommand } from './keys.ts';
+import { queueCommand } from './queue.ts';
 import { serveCommand } from './serve.ts';
 import { upCommand } from './up.ts';
 import { walkCommand } from './walk.ts';
@@ -19,6 +20,7 @@ export const rootCommand: Command = {
     serveCommand,
     walkCommand,
     workCommand,
+    queueCommand,
     indexCommand,
     dbCommand,
     keysCommand,

@@ -5,16 +5,17 @@
 import { ConfigError, type DatabaseConfig, isTongateError, resolveDatabaseConfig } from '../common/index.ts';
 import { classifyMcBlock } from '../index/actions/index.ts';
 import {
-  type BackfillPlan,
   bulkBackfill,
   CLASSIFY_MC_BLOCK,
+  createBackfillWindows,
+  createWorkerWatch,
   findGaps,
   INDEX_MC_BLOCK,
   pendingBulkIndexes,
-  planBackfill,
   rangeProgress,
   requeueGaps,
   runTail,
+  type WatchedCounts,
 } from '../index/plan/index.ts';
 import { assembleTraces } from '../index/traces/index.ts';
 import type { Processor } from '../queue/index.ts';
@@ -37,6 +38,7 @@ import {
   type Values,
 } from './indexer-setup.ts';
 import { createProgressView } from './progress.ts';
+import { checkQueueReachable } from './queue.ts'; // issue 24
 
 const workOptions: Record<string, OptionSpec> = {
   work: {
@@ -83,6 +85,7 @@ async function withIndexer(
   let processor: Processor | undefined;
   const shutdown = onShutdownSignal(log);
   try {
+    await checkQueueReachable(values); // issue 24: Redis unreachable at start, one line and exit 75 within seconds
     ix = await openIndexer(values, log, { applicationName: 'tongate-walk', ...opts });
     log('info', 'Opened indexer', { ...ix.describe });
     if (ix.queueConfig.kind === 'local' || values.work === true) {
@@ -99,20 +102,60 @@ async function withIndexer(
   }
 }
 
-function rangeOf(values: Values): { from: number; to: number } {
+/** --from, refusing 0: the zero state is no block, so no job could ever index it. */
+function fromOption(values: Values): number | undefined {
   const from = intOption(values, 'from');
+  if (from === 0) {
+    throw new UsageError(
+      '--from 0: masterchain block 0 is the zero state, not a block (nothing to index there); start at --from 1',
+    );
+  }
+  return from;
+}
+
+function rangeOf(values: Values): { from: number; to: number } {
+  const from = fromOption(values);
   const to = intOption(values, 'to');
   if (from === undefined || to === undefined) throw new UsageError('expected --from N and --to M (masterchain seqnos)');
   if (to < from) throw new UsageError(`--to (${to}) is below --from (${from})`);
   return { from, to };
 }
 
+/** How long jobs may wait with no worker taking any before walk says how to start one. */
+const NO_WORKER_MS = 5000;
+
+/** Whether jobs this process plans are worked on by other processes only (so a missing worker is worth a hint). */
+function othersWork(ix: Indexer, values: Values): boolean {
+  return ix.queueConfig.kind === 'bullmq' && values.work !== true;
+}
+
+/** The once-printed line when jobs wait and no worker takes them. */
+function noWorkerHint(command: string, values: Values, c: WatchedCounts): string {
+  const source =
+    str(values, 'lite-config') !== undefined
+      ? `--lite-config ${str(values, 'lite-config')}`
+      : str(values, 'devnet-store') !== undefined
+        ? `--devnet-store ${str(values, 'devnet-store')}`
+        : `--node-db ${str(values, 'node-db')}`;
+  const prefix = str(values, 'queue-prefix');
+  const prefixArg = prefix !== undefined && prefix !== 'tongate' ? ` --queue-prefix ${prefix}` : '';
+  return (
+    `tongate walk ${command}: no worker has taken a job for ${NO_WORKER_MS / 1000} s (${c.waiting} waiting, none active): ` +
+    `start one with 'tongate work ${source}${prefixArg}' (same database and Redis; any number, anywhere), ` +
+    'or run this command with --work to process jobs in this process too'
+  );
+}
+
 const backfillCommand: Command = {
   name: 'backfill',
   summary: 'Index masterchain blocks --from N --to M (inclusive) and wait until every one is committed.',
   details:
-    'Enqueues one job (mc-<seqno>) per masterchain block that has no checkpoint yet; re-running a range adds\n' +
-    'nothing twice. Shows a progress bar on a TTY (blocks, tx/s, ETA), else logs progress every 5 s.\n' +
+    'Enqueues one job (mc-<seqno>) per masterchain block that has no checkpoint yet, a window at a time and never\n' +
+    "past the source's head; re-running a range adds nothing twice. With --to beyond the head it says so, indexes\n" +
+    'up to the head and ends there (0), or with --follow waits for the blocks up to --to as they appear.\n' +
+    '--from 0 is refused (masterchain block 0 is the zero state, not a block).\n' +
+    'Shows a progress bar on a TTY (blocks, tx/s, ETA), else logs progress every 5 s. With a shared queue and no\n' +
+    "worker taking jobs it says how to start one ('tongate work', or --work here).\n" +
     'Jobs that failed for good are reported and end the command with 1; blocks whose job vanished without a\n' +
     'checkpoint are queued again.\n' +
     '\n' +
@@ -128,7 +171,12 @@ const backfillCommand: Command = {
     `${EXIT_NOTE}`,
   options: {
     from: { type: 'string', value: 'N', description: 'first masterchain seqno (>= 1)' },
-    to: { type: 'string', value: 'M', description: 'last masterchain seqno' },
+    to: { type: 'string', value: 'M', description: "last masterchain seqno (beyond the source's head: see --follow)" },
+    follow: {
+      type: 'boolean',
+      description:
+        "with --to beyond the source's head: wait for the blocks up to --to as they appear (default: stop at the head)",
+    },
     bulk: {
       type: 'boolean',
       description:
@@ -141,9 +189,10 @@ const backfillCommand: Command = {
   async run({ values, positionals, out, err }) {
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
     const { from, to } = rangeOf(values);
+    const follow = values.follow === true;
     const bulk = values.bulk === true ? bulkDatabase(values) : undefined;
     return withIndexer(values, err, 'backfill', async (ix, log, signal) => {
-      const load = () => backfillRange(ix, log, signal, { from, to, values, out, err });
+      const load = () => backfillRange(ix, log, signal, { from, to, follow, values, out, err });
       if (bulk === undefined) {
         const left = await pendingBulkIndexes(ix.db);
         if (left.length > 0) {
@@ -194,7 +243,11 @@ function bulkDatabase(values: Values): DatabaseConfig {
   return cfg;
 }
 
-/** The ordinary backfill of [from, to]: plan, show progress until every block is committed. Returns the exit code. */
+/**
+ * The ordinary backfill of [from, to]: plan window by window (never past the source's head), show progress until
+ * every block up to the target (--to, or the head read at start when --to is beyond it and not --follow) is
+ * committed. Returns the exit code.
+ */
 async function backfillRange(
   ix: Indexer,
   log: Log,
@@ -202,44 +255,90 @@ async function backfillRange(
   {
     from,
     to,
+    follow,
     values,
     out,
     err,
-  }: { from: number; to: number; values: Values; out: (l: string) => void; err: (l: string) => void },
+  }: {
+    from: number;
+    to: number;
+    follow: boolean;
+    values: Values;
+    out: (l: string) => void;
+    err: (l: string) => void;
+  },
 ): Promise<number> {
-  const plan: BackfillPlan = await planBackfill({ queue: ix.queue, db: ix.db, from, to });
-  log('info', 'Planned backfill', { ...plan });
+  let head = await ix.source.head();
+  log('info', 'Read the masterchain head', { head, from, to, follow });
+  const target = follow ? to : Math.min(to, head);
+  if (to > head) {
+    err(
+      follow
+        ? `tongate walk backfill: the source's masterchain head is ${head}, below --to ${to}: indexing up to it, then each block up to ${to} as it appears (--follow)`
+        : `tongate walk backfill: the source's masterchain head is ${head}, below --to ${to}: indexing ${from}..${head} and stopping there (--follow waits for blocks up to ${to})`,
+    );
+  }
+  if (target < from) {
+    out(`Nothing to index: the source's masterchain head is ${head}, below --from ${from}.`);
+    return 0;
+  }
+  const total = target - from + 1;
+  const windows = createBackfillWindows({ queue: ix.queue, db: ix.db, from, to: target });
+  const tty = process.stderr.isTTY === true && values['no-progress'] !== true;
   const view = createProgressView({
-    total: plan.total,
-    tty: process.stderr.isTTY === true && values['no-progress'] !== true,
+    total,
+    tty,
     write: (c) => process.stderr.write(c),
     log: (msg, f) => log('info', msg, f),
   });
+  const watch = othersWork(ix, values) ? createWorkerWatch({ afterMs: NO_WORKER_MS }) : undefined;
+  let loggedPlan = false;
+  let waitingForHead = false;
   let lostRounds = 0;
   let outageSince: number | undefined;
   for (;;) {
     try {
-      const p = await rangeProgress(ix.db, from, to);
-      if (p.blocks >= plan.total) {
+      const p = await rangeProgress(ix.db, from, target);
+      if (p.blocks >= total) {
         // The last jobs still assemble traces and queue their classification: let them finish.
         await ix.queue.whenIdle(INDEX_MC_BLOCK, { signal });
         await ix.queue.whenIdle(CLASSIFY_MC_BLOCK, { signal });
         // Jobs lost with the queue (a Redis restart) may have left assembly or classification behind: finish
         // both here (each is a no-op when the workers did it).
         await assembleTraces(ix.db);
-        await classifyMcBlock(to, { db: ix.db, log });
+        await classifyMcBlock(target, { db: ix.db, log });
         view.done(p);
-        out(`Indexed masterchain blocks ${from}..${to}: ${p.blocks} blocks, ${p.transactions} transactions.`);
+        out(`Indexed masterchain blocks ${from}..${target}: ${p.blocks} blocks, ${p.transactions} transactions.`);
         return 0;
       }
       view.update(p);
       if (signal.aborted) {
-        err(`tongate walk backfill: stopped with ${plan.total - p.blocks} blocks left; run it again to continue`);
+        err(`tongate walk backfill: stopped with ${total - p.blocks} blocks left; run it again to continue`);
         return EXIT_RETRYABLE;
       }
+      if (follow && windows.plannedThrough < target) head = Math.max(head, await ix.source.head());
+      const planned = await windows.extend(head);
+      if (!loggedPlan && windows.plannedThrough >= from) {
+        loggedPlan = true;
+        log('info', 'Planned backfill', { ...windows.planned, target, head });
+      } else if (planned) {
+        log('debug', 'Planned backfill window', { ...planned, head });
+      }
+      // --follow: one line when it starts waiting for the source, one when the source reached --to.
+      const waiting = windows.plannedThrough < target && windows.plannedThrough >= head;
+      if (waiting !== waitingForHead) {
+        waitingForHead = waiting;
+        if (waiting) log('info', 'Waiting for the source to produce blocks', { head, to: target });
+        else log('info', 'Saw the source produce the blocks it waited for', { head, to: target });
+      }
       const c = await ix.queue.counts(INDEX_MC_BLOCK);
-      if (c.waiting + c.active + c.delayed === 0) {
-        const gaps = await findGaps(ix.db, from, to);
+      if (watch?.(c, p.blocks)) {
+        if (tty) process.stderr.write('\n');
+        err(noWorkerHint('backfill', values, c));
+      }
+      if (c.waiting + c.active + c.delayed === 0 && windows.plannedThrough >= from) {
+        const plannedTo = windows.plannedThrough;
+        const gaps = await findGaps(ix.db, from, plannedTo);
         const states = await Promise.all(gaps.slice(0, 1000).map((s) => ix.queue.getState(INDEX_MC_BLOCK, `mc-${s}`)));
         const failed = gaps.filter((_, i) => states[i] === 'failed');
         if (failed.length > 0) {
@@ -258,7 +357,7 @@ async function backfillRange(
             err(`tongate walk backfill: ${gaps.length} blocks keep finishing without a checkpoint (first ${gaps[0]})`);
             return EXIT_FAILED;
           }
-          const r = await requeueGaps({ queue: ix.queue, db: ix.db, from, to });
+          const r = await requeueGaps({ queue: ix.queue, db: ix.db, from, to: plannedTo });
           log('warn', 'Re-queued gaps', { requeued: r.requeued, gaps: r.gaps.slice(0, 20) });
         }
       }
@@ -279,8 +378,12 @@ const tailCommand: Command = {
   name: 'tail',
   summary: "Follow the source's masterchain head, enqueueing each new block in order; logs the lag.",
   details:
-    'Starts at --from, else after the highest indexed block, else at the current head. Runs until SIGINT or\n' +
-    `SIGTERM, re-queueing gaps behind the head now and then.\n${EXIT_NOTE}`,
+    'Starts at --from, else at the first masterchain block not indexed after the contiguous indexed blocks\n' +
+    "(from where trace assembly stands, e.g. after an earlier backfill), else at the source's head; queues every\n" +
+    'block from there to the head, a window at a time, then follows the head. Runs until SIGINT or SIGTERM,\n' +
+    're-queueing gaps behind the head now and then. Logs a line per state change (catching up, following,\n' +
+    "behind), and with a shared queue and no worker taking jobs says how to start one ('tongate work').\n" +
+    `${EXIT_NOTE}`,
   options: {
     from: { type: 'string', value: 'N', description: 'first masterchain seqno to index' },
     'poll-ms': {
@@ -294,14 +397,21 @@ const tailCommand: Command = {
   },
   async run({ values, positionals, err }) {
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-    const from = intOption(values, 'from');
+    const from = fromOption(values);
     const pollMs = intOption(values, 'poll-ms', { min: 10 }) ?? 1000;
     return withIndexer(values, err, 'tail', async (ix, log, signal) => {
-      await runTail(
-        from === undefined
-          ? { queue: ix.queue, db: ix.db, source: ix.source, pollMs, signal, log }
-          : { queue: ix.queue, db: ix.db, source: ix.source, pollMs, signal, log, from },
-      );
+      await runTail({
+        queue: ix.queue,
+        db: ix.db,
+        source: ix.source,
+        pollMs,
+        signal,
+        log,
+        ...(from === undefined ? {} : { from }),
+        ...(othersWork(ix, values)
+          ? { onNoWorker: (c: WatchedCounts) => err(noWorkerHint('tail', values, c)), noWorkerMs: NO_WORKER_MS }
+          : {}),
+      });
       return 0;
     });
   },
@@ -311,8 +421,9 @@ const gapsCommand: Command = {
   name: 'gaps',
   summary: 'Find masterchain blocks without a checkpoint in --from..--to and queue them again.',
   details:
-    'Without a range, checks between the lowest and highest indexed block. Does not wait for the jobs, so it\n' +
-    `needs the shared queue (REDIS_URL); in embedded mode 'walk backfill' repairs gaps itself.\n${EXIT_NOTE}`,
+    "Without a range, checks between the lowest and highest indexed block; never past the source's head.\n" +
+    "Does not wait for the jobs, so it needs the shared queue (REDIS_URL); in embedded mode 'walk backfill'\n" +
+    `repairs gaps itself, and a running 'walk tail' repairs those behind the head.\n${EXIT_NOTE}`,
   options: {
     from: { type: 'string', value: 'N', description: 'first masterchain seqno' },
     to: { type: 'string', value: 'M', description: 'last masterchain seqno' },
@@ -320,16 +431,30 @@ const gapsCommand: Command = {
   },
   async run({ values, positionals, out, err }) {
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-    const from = intOption(values, 'from');
+    const from = fromOption(values);
     const to = intOption(values, 'to');
     if ((from === undefined) !== (to === undefined)) throw new UsageError('give both --from and --to, or neither');
+    if (from !== undefined && to !== undefined && to < from) {
+      throw new UsageError(`--to (${to}) is below --from (${from})`);
+    }
     return withIndexer(
       { ...values, work: false },
       err,
       'gaps',
       async (ix) => {
+        let upTo = to;
+        if (upTo !== undefined) {
+          // A block past the head has no checkpoint because it does not exist yet: not a gap to queue.
+          const head = await ix.source.head();
+          if (upTo > head) {
+            err(`tongate walk gaps: the source's masterchain head is ${head}, below --to ${upTo}: checking up to it`);
+            upTo = head;
+          }
+        }
         const r = await requeueGaps(
-          from === undefined ? { queue: ix.queue, db: ix.db } : { queue: ix.queue, db: ix.db, from, to },
+          from === undefined || upTo === undefined
+            ? { queue: ix.queue, db: ix.db }
+            : { queue: ix.queue, db: ix.db, from, to: upTo },
         );
         out(`Found ${r.gaps.length} gaps in ${r.from}..${r.to}; queued ${r.requeued} again.`);
         return 0;

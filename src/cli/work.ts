@@ -14,6 +14,7 @@ import {
   openIndexer,
   startProcessor,
 } from './indexer-setup.ts';
+import { checkQueueReachable } from './queue.ts';
 
 export const workCommand: Command = {
   name: 'work',
@@ -21,9 +22,11 @@ export const workCommand: Command = {
   details:
     'Each job indexes one masterchain block with the shard blocks it commits and writes the rows and the\n' +
     'checkpoint in one transaction; a job whose worker died is handed to another after about --lock-ms.\n' +
-    'On SIGINT/SIGTERM, active jobs finish first (a second signal, or 30 s, exits at once).\n' +
+    'On SIGINT/SIGTERM, active jobs finish first (a second signal, or 30 s, exits at once); while Redis is down\n' +
+    'it stops at once. Redis going away while running is waited out (reconnecting with a backoff up to 5 s), and\n' +
+    'logged once when it goes, once a minute while it stays away and once when it is back.\n' +
     'Exit codes: 0 stopped by a signal, 1 failed, 2 bad usage or configuration (no REDIS_URL),\n' +
-    `${EXIT_RETRYABLE} a retryable failure (source, database or Redis unreachable at start).`,
+    `${EXIT_RETRYABLE} a retryable failure (source, database or Redis unreachable at start; Redis within 5 s).`,
   options: {
     ...indexerOptions,
     concurrency: {
@@ -46,11 +49,19 @@ export const workCommand: Command = {
     const shutdown = onShutdownSignal(log);
     let ix: Indexer | undefined;
     try {
+      // Redis unreachable at start: one line and 75 (a supervisor retries), not a worker waiting for it forever;
+      // checked before the source, database and decoders open, so it takes seconds.
+      await checkQueueReachable(values);
       ix = await openIndexer(values, log, { applicationName: 'tongate-work', requireSharedQueue: true, lockMs });
       const concurrency = concurrencyFlag ?? defaultConcurrency(ix);
       log('info', 'Started worker', { ...ix.describe, concurrency, decodeThreads: ix.decodeThreads, pid: process.pid });
       const processor = startProcessor(ix, log, concurrency);
-      await new Promise<void>((resolve) => shutdown.signal.addEventListener('abort', () => resolve(), { once: true }));
+      if (!shutdown.signal.aborted) {
+        await new Promise<void>((resolve) =>
+          shutdown.signal.addEventListener('abort', () => resolve(), { once: true }),
+        );
+      }
+      // Active jobs finish first; while Redis is down the queue ends its connections instead of waiting for it.
       await processor.close();
       log('info', 'Stopped worker', {});
       return 0;

@@ -1,11 +1,16 @@
 // The BullMQ back end (style guide §5): one BullMQ queue per job name under a key prefix, deterministic
 // job ids, attempts with exponential backoff and jitter, completed ids kept long enough to dedupe
-// re-plans, stalled jobs (a worker killed mid-job) handed to another worker. Producers fail fast while
-// Redis is down (no offline queue); workers wait and reconnect (maxRetriesPerRequest: null).
+// re-plans, stalled jobs (a worker killed mid-job) handed to another worker. Redis connections come from
+// one link (redis-link.ts): producers fail fast while Redis is down (no offline queue) and say so at once
+// when it cannot be reached at all; workers wait and reconnect with a capped exponential backoff, and an
+// outage is logged once when it starts, once a minute while it lasts and once when it ends. Closing while
+// Redis is down ends the connections instead of waiting for Redis (an active job cut off that way is
+// handed to another worker as stalled; its checkpoint makes the re-run safe).
 import { type Job as BullJob, Queue, UnrecoverableError, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
-import { QueueError } from '../common/index.ts';
+import type { Redis } from 'ioredis';
+import { ConfigError, QueueError } from '../common/index.ts';
 import { checkJobId, checkJobName, describeError, isRetryableError, resolvePolicy } from './policy.ts';
+import { createRedisLink, endClient, type RedisLink, releaseClient, resolveRedisLinkPolicy } from './redis-link.ts';
 import type {
   Job,
   JobCounts,
@@ -20,49 +25,94 @@ import type {
 
 export const DEFAULT_QUEUE_PREFIX = 'tongate';
 
-/** A redis:// URL without its password, for messages. */
-function redact(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password !== '') u.password = '***';
-    return u.toString();
-  } catch {
-    return '<unparseable Redis URL>';
+/**
+ * A QueueError for Redis being unreachable (retryable: exit 75 in the CLI), or `e` when it is one already. With
+ * `client`, a client that is not connected is said so (with the last connection error) instead of ioredis's words.
+ */
+export function redisUnavailable(link: RedisLink, e: unknown, what: string, client?: Redis): QueueError {
+  if (e instanceof QueueError) return e;
+  const said = describeError(e);
+  const reason = /^Connection is closed/.test(said) && link.lastError ? link.lastError : said;
+  const message =
+    what === 'connect'
+      ? `cannot reach Redis ${link.where}: ${reason}`
+      : client !== undefined && client.status !== 'ready'
+        ? `Redis ${link.where} is unreachable, reconnecting (${link.lastError ?? client.status})`
+        : `${what} on Redis ${link.where} failed: ${reason}`;
+  return new QueueError('TG_QUEUE_UNAVAILABLE', message, { cause: e, details: { redis: link.where } });
+}
+
+/**
+ * Connects a producer client for the first time (or again after a first connection failed): within the link's
+ * connect timeout, else TG_QUEUE_UNAVAILABLE. While a connected client reconnects in the background, fails at once.
+ */
+export function connectProducer(link: RedisLink, producer: Redis): Promise<void> {
+  if (producer.status === 'ready') return Promise.resolve();
+  if (producer.status !== 'wait' && producer.status !== 'end') {
+    // Connected before and reconnecting in the background: fail at once, the caller retries when it likes.
+    return Promise.reject(redisUnavailable(link, new Error('not connected'), 'queue', producer));
   }
+  return new Promise<void>((resolve, reject) => {
+    // connectTimeout bounds the TCP connect; this bounds the whole handshake (a server that accepts and says nothing).
+    const timer = setTimeout(() => {
+      endClient(producer);
+      reject(redisUnavailable(link, new Error(`no answer within ${link.policy.connectTimeoutMs} ms`), 'connect'));
+    }, link.policy.connectTimeoutMs + 1000);
+    producer.connect().then(
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      (e: unknown) => {
+        clearTimeout(timer);
+        // A refused login is configuration (exit 2), not an outage to wait out.
+        const said = `${link.lastError ?? ''} ${describeError(e)}`;
+        if (/WRONGPASS|NOAUTH|NOPERM|invalid password/i.test(said)) {
+          const reason = link.lastError ?? describeError(e);
+          reject(new ConfigError(`Redis ${link.where} refused the login: ${reason}`, { cause: e }));
+        } else {
+          reject(redisUnavailable(link, e, 'connect'));
+        }
+      },
+    );
+  });
+}
+
+/** Resolves once `pending` is empty (BullMQ recorded every job's end), Redis is down, or after `maxMs`. */
+function recorded(pending: Set<string>, link: RedisLink, maxMs: number): Promise<void> {
+  if (pending.size === 0 || link.down) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const end = Date.now() + maxMs;
+    const cancel = link.whenDown(finish);
+    const timer = setInterval(() => {
+      if (pending.size === 0 || Date.now() >= end) finish();
+    }, 20);
+    function finish() {
+      clearInterval(timer);
+      cancel();
+      resolve();
+    }
+  });
 }
 
 export function createBullmqQueue(cfg: { url: string; prefix?: string }, options: QueueOptions = {}): JobQueue {
   const policy = resolvePolicy(options.policy);
   const log = options.log ?? (() => {});
   const prefix = cfg.prefix ?? DEFAULT_QUEUE_PREFIX;
-  const where = redact(cfg.url);
-  const producer = new Redis(cfg.url, {
-    lazyConnect: true,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
-    connectTimeout: 5000,
-    retryStrategy: (n) => Math.min(200 * n, 2000),
-  });
-  producer.on('error', (e) => log('warn', 'Lost connection to Redis (producer)', { redis: where, error: e.message }));
-  let ready: Promise<void> | undefined;
+  const link = createRedisLink(cfg.url, log, resolveRedisLinkPolicy(options.redis));
+  const producer = link.client('producer');
+  let connecting: Promise<void> | undefined;
   const queues = new Map<string, Queue>();
-  const workers = new Set<{ worker: Worker; conn: Redis }>();
+  const processors = new Set<Processor>();
   let closed = false;
 
-  const unavailable = (e: unknown, what: string) =>
-    e instanceof QueueError
-      ? e
-      : new QueueError('TG_QUEUE_UNAVAILABLE', `${what} on Redis ${where} failed: ${describeError(e)}`, {
-          cause: e,
-          details: { redis: where },
-        });
-
-  const connect = () => {
-    ready ??= producer.connect().catch((e) => {
-      ready = undefined;
-      throw unavailable(e, 'connect');
+  const connect = (): Promise<void> => {
+    if (closed) return Promise.reject(new QueueError('TG_QUEUE_USAGE', 'the queue was closed'));
+    if (producer.status === 'ready') return Promise.resolve();
+    connecting ??= connectProducer(link, producer).finally(() => {
+      connecting = undefined;
     });
-    return ready;
+    return connecting;
   };
 
   const queueFor = async (name: string): Promise<Queue> => {
@@ -72,7 +122,7 @@ export function createBullmqQueue(cfg: { url: string; prefix?: string }, options
     let q = queues.get(name);
     if (!q) {
       q = new Queue(name, { connection: producer, prefix });
-      q.on('error', (e) => log('warn', 'Reported queue error', { queue: name, error: e.message }));
+      q.on('error', (e) => link.reportError({ queue: name }, e));
       queues.set(name, q);
     }
     return q;
@@ -90,7 +140,7 @@ export function createBullmqQueue(cfg: { url: string; prefix?: string }, options
     try {
       return await fn();
     } catch (e) {
-      throw unavailable(e, what);
+      throw redisUnavailable(link, e, what, producer);
     }
   };
 
@@ -163,24 +213,48 @@ export function createBullmqQueue(cfg: { url: string; prefix?: string }, options
       if (!Number.isInteger(concurrency) || concurrency < 1) {
         throw new QueueError('TG_QUEUE_USAGE', `concurrency must be a positive integer, got ${concurrency}`);
       }
-      const conn = new Redis(cfg.url, { maxRetriesPerRequest: null });
-      conn.on('error', (e) => log('warn', 'Lost connection to Redis (worker)', { redis: where, error: e.message }));
+      // The worker's connection, and the blocking one BullMQ duplicates from it, report to the link.
+      const conn = link.client('worker');
+      const clients: Redis[] = [conn];
+      const duplicate = conn.duplicate.bind(conn);
+      conn.duplicate = (override) => {
+        const c = duplicate(override);
+        clients.push(c);
+        link.watch(c);
+        return c;
+      };
       const toJob = (j: BullJob): Job<D> => ({
         id: j.id as string,
         name: j.name,
         data: j.data as D,
         attemptsMade: j.attemptsMade,
       });
+      // For close(): handlers running, and jobs whose handler ran but whose end BullMQ has not recorded yet.
+      const running = new Set<Promise<unknown>>();
+      const unrecorded = new Set<string>();
+      let stopping = false;
       const worker = new Worker(
         name,
         async (j: BullJob) => {
-          try {
-            return await handler(toJob(j));
-          } catch (e) {
-            // The worker boundary (§6.5): a non-retryable error skips the remaining attempts.
-            if (!isRetryableError(e)) throw new UnrecoverableError(describeError(e));
-            throw e instanceof Error ? e : new Error(String(e));
-          }
+          // Taken while closing (a fetch in flight): never started, never ended here; reclaimed as stalled later.
+          if (stopping) return new Promise<never>(() => {});
+          unrecorded.add(j.id as string);
+          const run = (async () => {
+            try {
+              return await handler(toJob(j));
+            } catch (e) {
+              // The worker boundary (§6.5): a non-retryable error skips the remaining attempts.
+              if (!isRetryableError(e)) throw new UnrecoverableError(describeError(e));
+              throw e instanceof Error ? e : new Error(String(e));
+            }
+          })();
+          const settled = run.then(
+            () => {},
+            () => {},
+          );
+          running.add(settled);
+          void settled.then(() => running.delete(settled));
+          return run;
         },
         {
           connection: conn,
@@ -191,10 +265,14 @@ export function createBullmqQueue(cfg: { url: string; prefix?: string }, options
           maxStalledCount: policy.maxStalledCount,
         },
       );
-      worker.on('error', (e) => log('warn', 'Reported worker error', { queue: name, error: e.message }));
-      worker.on('completed', (j, result) => opts.onCompleted?.(toJob(j), result as R));
+      worker.on('error', (e) => link.reportError({ queue: name }, e));
+      worker.on('completed', (j, result) => {
+        unrecorded.delete(j.id as string);
+        opts.onCompleted?.(toJob(j), result as R);
+      });
       worker.on('failed', (j, err) => {
         if (!j) return;
+        unrecorded.delete(j.id as string);
         const final = err.name === 'UnrecoverableError' || j.attemptsMade >= policy.attempts;
         log(final ? 'error' : 'warn', final ? 'Failed job' : 'Failed job attempt, will retry', {
           queue: name,
@@ -205,19 +283,30 @@ export function createBullmqQueue(cfg: { url: string; prefix?: string }, options
         opts.onFailed?.(toJob(j), err, final);
       });
       worker.on('stalled', (jobId) => log('warn', 'Recovered stalled job', { queue: name, jobId }));
-      const entry = { worker, conn };
-      workers.add(entry);
       let closing: Promise<void> | undefined;
-      return {
+      const processor: Processor = {
         close() {
           closing ??= (async () => {
-            await worker.close();
-            workers.delete(entry);
-            await conn.quit().catch(() => conn.disconnect());
+            // No more jobs; the running ones finish (their handlers need no Redis), and while Redis is up BullMQ
+            // records how they ended. While Redis is down that would wait for it, so then it is left undone: the
+            // jobs' locks run out and they are taken again as stalled (their checkpoints make that safe).
+            stopping = true;
+            await worker.pause(true).catch(() => {});
+            await Promise.all([...running]);
+            await recorded(unrecorded, link, 5000);
+            // Force: BullMQ waits for nothing more. The connections are let go without failing what is pending.
+            await worker.close(true).catch(() => {});
+            for (const c of clients) {
+              releaseClient(c);
+              link.unwatch(c);
+            }
+            processors.delete(processor);
           })();
           return closing;
         },
       };
+      processors.add(processor);
+      return processor;
     },
     async getState(name, jobId) {
       const q = await queueFor(name);
@@ -276,15 +365,17 @@ export function createBullmqQueue(cfg: { url: string; prefix?: string }, options
     async close() {
       if (closed) return;
       closed = true;
-      await Promise.all(
-        [...workers].map(async ({ worker, conn }) => {
-          await worker.close();
-          await conn.quit().catch(() => conn.disconnect());
-        }),
-      );
+      await Promise.all([...processors].map((p) => p.close()));
       await Promise.all([...queues.values()].map((q) => q.close().catch(() => {})));
-      if (producer.status === 'ready') await producer.quit().catch(() => producer.disconnect());
-      else producer.disconnect();
+      if (producer.status === 'ready') {
+        await Promise.race([producer.quit(), new Promise((r) => setTimeout(r, 1000).unref())]).catch(() => {});
+      }
+      endClient(producer);
+      link.unwatch(producer);
+      link.close();
+    },
+    async connect() {
+      await connect();
     },
   };
 }

@@ -262,6 +262,9 @@ export function createLocalQueue(options: QueueOptions = {}): JobQueue {
       l.finished = [];
       notifyIdle(l);
     },
+    async connect() {
+      checkOpen('connect');
+    },
     async close() {
       if (closed) return;
       closed = true;

@@ -2,6 +2,7 @@
 // production, an in-process queue for the embedded default. Callers never look at `kind`.
 
 import type { QueueConfig } from '../common/index.ts';
+import type { RedisLinkPolicy } from './redis-link.ts';
 
 export type { QueueConfig };
 
@@ -41,6 +42,8 @@ export const DEFAULT_QUEUE_POLICY: QueuePolicy = {
 export interface QueueOptions {
   policy?: Partial<QueuePolicy>;
   log?: QueueLog;
+  /** BullMQ only: reconnect backoff, outage reminders and connect timeout (redis-link.ts; defaults there). */
+  redis?: Partial<RedisLinkPolicy>;
 }
 
 export type QueueLog = (
@@ -85,7 +88,10 @@ export interface ProcessOptions<D, R> {
 }
 
 export interface Processor {
-  /** Stops taking jobs and waits for the active ones to finish. */
+  /**
+   * Stops taking jobs and waits for the active ones to finish. BullMQ: while Redis is down the connections end
+   * instead of waiting for it (a job cut off is handed to another worker as stalled later).
+   */
   close(): Promise<void>;
 }
 
@@ -113,6 +119,14 @@ export interface JobQueue {
   whenIdle(name: string, opts?: { signal?: AbortSignal; pollMs?: number }): Promise<void>;
   /** Removes every job of `name` (tests and resets); active jobs finish but leave nothing behind. */
   obliterate(name: string): Promise<void>;
-  /** Closes processors (waiting for active jobs), then the connections. Idempotent. */
+  /**
+   * Checks that the back end can be reached, so a command can fail at start instead of retrying forever: BullMQ
+   * connects to Redis within its connect timeout (default 5 s) or fails with TG_QUEUE_UNAVAILABLE (retryable:
+   * exit 75 in the CLI). The in-process queue is always there.
+   */
+  connect(): Promise<void>;
+  /**
+   * Closes processors (waiting for active jobs; at once while Redis is down), then the connections. Idempotent.
+   */
   close(): Promise<void>;
 }

@@ -6,6 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Queryable } from '../../src/db/index.ts';
 import { migrate } from '../../src/db/index.ts';
 import {
+  createBackfillWindows,
+  createWorkerWatch,
   findGaps,
   INDEX_MC_BLOCK,
   type IndexMcBlockJob,
@@ -15,7 +17,9 @@ import {
   requeueGaps,
   runTail,
   type TailStatus,
+  tailResumePoint,
 } from '../../src/index/plan/index.ts';
+import { startTraceAssembly } from '../../src/index/traces/index.ts';
 import { setupDatabase, type TestDatabase } from '../db/setup-database.ts';
 import { setupQueue, type TestQueue } from '../queue/support.ts';
 
@@ -129,5 +133,103 @@ describe.each(CASES)('planning ($db, $queue)', ({ db: dbKind, queue: queueKind }
     expect(statuses[0]).toMatchObject({ head: 6, enqueuedThrough: 6 });
     expect(statuses.at(-1)).toMatchObject({ head: 9, indexedThrough: 9, lag: 0 });
     expect(statuses.some((s) => s.lag > 0)).toBe(true);
+  });
+
+  it('backfill windows never plan past the head and stop at the backlog limit', async () => {
+    const w = createBackfillWindows({ queue: tq.queue, db: tdb.db, from: 1, to: 100, window: 3, maxBacklog: 4 });
+    expect(await w.extend(10)).toMatchObject({ from: 1, to: 4, added: 4 });
+    expect(w.plannedThrough).toBe(4);
+    // The backlog is full: nothing more until workers take jobs.
+    expect(await w.extend(10)).toBeNull();
+    const p = tq.queue.process<IndexMcBlockJob, void>(INDEX_MC_BLOCK, async (job) => {
+      await checkpoint(tdb.db, job.data.mcSeqno);
+    });
+    while (w.plannedThrough < 10) {
+      await w.extend(10);
+      await tq.queue.whenIdle(INDEX_MC_BLOCK, { pollMs: 20 });
+    }
+    expect(await w.extend(10)).toBeNull();
+    await p.close();
+    expect(w.planned).toMatchObject({ from: 1, to: 10, total: 10, added: 10 });
+    expect(await tq.queue.getState(INDEX_MC_BLOCK, 'mc-10')).toBe('completed');
+    expect(await tq.queue.getState(INDEX_MC_BLOCK, 'mc-11')).toBe('unknown');
+    // The head moves: the next window follows it, and only it.
+    await w.extend(12);
+    expect(w.plannedThrough).toBe(12);
+    expect(await tq.queue.getState(INDEX_MC_BLOCK, 'mc-13')).toBe('unknown');
+    expect(() => createBackfillWindows({ queue: tq.queue, db: tdb.db, from: 0, to: 5 })).toThrow(/1 <= from/);
+  });
+
+  it('a tail resumes at the first unindexed block after the contiguous ones', async () => {
+    expect(await tailResumePoint(tdb.db)).toBeNull();
+    for (const s of [1, 2, 3, 7, 8]) await checkpoint(tdb.db, s);
+    expect(await tailResumePoint(tdb.db)).toEqual({ from: 4, after: 'checkpoints' });
+    // Trace assembly planned from 1 (a backfill from 1): the same answer from the watermark.
+    await startTraceAssembly(tdb.db, 1);
+    expect(await tailResumePoint(tdb.db)).toEqual({ from: 4, after: 'trace-assembly' });
+    await checkpoint(tdb.db, 4);
+    await checkpoint(tdb.db, 5);
+    await checkpoint(tdb.db, 6);
+    expect(await tailResumePoint(tdb.db)).toEqual({ from: 9, after: 'trace-assembly' });
+  });
+
+  it('a tail far behind keeps the backlog bounded, logs state changes only, and says when no worker takes jobs', async () => {
+    const ac = new AbortController();
+    const logged: Array<{ msg: string; fields?: Record<string, unknown> }> = [];
+    const noWorker: number[] = [];
+    let polls = 0;
+    await runTail({
+      queue: tq.queue,
+      db: tdb.db,
+      source: { head: async () => 100 },
+      from: 1,
+      pollMs: 10,
+      maxPerPoll: 3,
+      maxBacklog: 5,
+      noWorkerMs: 0,
+      onNoWorker: (c) => noWorker.push(c.waiting),
+      signal: ac.signal,
+      log: (_level, msg, fields) => logged.push({ msg, ...(fields ? { fields } : {}) }),
+      onStatus: () => {
+        polls += 1;
+        if (polls >= 20) ac.abort();
+      },
+    });
+    const c = await tq.queue.counts(INDEX_MC_BLOCK);
+    expect(c.waiting).toBe(5);
+    expect(await tq.queue.getState(INDEX_MC_BLOCK, 'mc-5')).toBe('waiting');
+    expect(await tq.queue.getState(INDEX_MC_BLOCK, 'mc-6')).toBe('unknown');
+    // 20 polls, one state: one status line.
+    const followed = logged.filter((l) => l.msg === 'Followed the masterchain head');
+    expect(followed).toHaveLength(1);
+    expect(followed[0]?.fields).toMatchObject({ state: 'catching-up', head: 100, indexedThrough: 0 });
+    expect(noWorker).toHaveLength(1);
+    expect(noWorker[0]).toBeGreaterThan(0);
+  });
+});
+
+describe('worker watch', () => {
+  it('fires once, after jobs waited with nothing active, finishing or progressing for the whole period', () => {
+    let t = 0;
+    const watch = createWorkerWatch({ afterMs: 1000, now: () => t });
+    const idle = { waiting: 3, active: 0, delayed: 0, completed: 7, failed: 0 };
+    expect(watch(idle, 0)).toBe(false);
+    t = 900;
+    expect(watch(idle, 0)).toBe(false);
+    // A job finished: a worker is there; the period starts again.
+    t = 950;
+    expect(watch({ ...idle, completed: 8 }, 0)).toBe(false);
+    t = 1900;
+    expect(watch({ ...idle, completed: 8 }, 0)).toBe(false);
+    // Active jobs, or nothing waiting, are no reason either.
+    t = 5000;
+    expect(watch({ ...idle, completed: 8, active: 1 }, 0)).toBe(false);
+    expect(watch({ ...idle, completed: 8, waiting: 0 }, 0)).toBe(false);
+    t = 6000;
+    expect(watch({ ...idle, completed: 8 }, 0)).toBe(false);
+    t = 7000;
+    expect(watch({ ...idle, completed: 8 }, 0)).toBe(true);
+    t = 9000;
+    expect(watch({ ...idle, completed: 8 }, 0)).toBe(false);
   });
 });

@@ -133,7 +133,7 @@ describe('BullMQ backfill through restarts', () => {
     expect(backfill.out.join('\n')).toContain(`Indexed masterchain blocks 1..${head}`);
     // Both really saw the outage (the planner waited it out; the worker lost and regained its connection).
     expect(backfill.err.some((l) => l.includes('"msg":"Lost the queue or database, retrying"'))).toBe(true);
-    expect(worker.err.some((l) => l.includes('"msg":"Lost connection to Redis (worker)"'))).toBe(true);
+    expect(worker.err.some((l) => l.includes('"msg":"Lost the connection to Redis, reconnecting"'))).toBe(true);
     // The worker rode it out: still running, then stops cleanly.
     expect(worker.proc.exitCode).toBeNull();
     worker.proc.kill('SIGTERM');

@@ -18,6 +18,21 @@ export async function findGaps(db: Queryable, from: number, to: number, part = C
   return r.rows.map((x) => Number(x.s));
 }
 
+/** The first seqno at or after `from` without a checkpoint (`from` itself when it has none). */
+export async function firstGapFrom(db: Queryable, from: number, part = CORE_PART): Promise<number> {
+  const r = await db.query<{ s: number | null }>(
+    `SELECT CASE
+       WHEN NOT EXISTS (SELECT 1 FROM index_checkpoints WHERE part = $1 AND mc_seqno = $2::integer) THEN $2::integer
+       ELSE (SELECT min(c.mc_seqno) + 1 FROM index_checkpoints c
+             WHERE c.part = $1 AND c.mc_seqno >= $2::integer
+               AND NOT EXISTS (SELECT 1 FROM index_checkpoints d WHERE d.part = $1 AND d.mc_seqno = c.mc_seqno + 1))
+     END AS s`,
+    [part, from],
+  );
+  const s = r.rows[0]?.s;
+  return s === null || s === undefined ? from : Number(s);
+}
+
 /** Lowest and highest checkpointed seqno, or null when nothing is indexed. */
 export async function checkpointBounds(db: Queryable, part = CORE_PART): Promise<{ min: number; max: number } | null> {
   const r = await db.query<{ min: number | null; max: number | null }>(

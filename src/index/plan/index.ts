@@ -1,5 +1,5 @@
 // Planning: which index-mc-block jobs to enqueue (backfill, gaps, tail).
-export { type BackfillPlan, planBackfill } from './backfill.ts';
+export { type BackfillPlan, type BackfillWindows, createBackfillWindows, planBackfill } from './backfill.ts';
 export {
   BULK_KEEP_INDEXES,
   BULK_TABLES,
@@ -21,6 +21,7 @@ export {
   checkpointBounds,
   checkpointedSeqnos,
   findGaps,
+  firstGapFrom,
   type RangeProgress,
   rangeProgress,
   refreshIndexedRanges,
@@ -30,9 +31,18 @@ export {
   CLASSIFY_MC_BLOCK,
   CORE_PART,
   classifyJob,
+  createWorkerWatch,
   INDEX_MC_BLOCK,
   type IndexMcBlockJob,
   mcJob,
   mcJobId,
+  type WatchedCounts,
 } from './jobs.ts';
-export { type PlanLog, runTail, type TailOptions, type TailStatus } from './tail.ts';
+export {
+  type PlanLog,
+  runTail,
+  type TailOptions,
+  type TailState,
+  type TailStatus,
+  tailResumePoint,
+} from './tail.ts';
