@@ -6,7 +6,7 @@ import { Job as BullJob, Queue } from 'bullmq';
 import { QueueError } from '../common/index.ts';
 import { connectProducer, DEFAULT_QUEUE_PREFIX, redisUnavailable } from './bullmq.ts';
 import { checkJobName } from './policy.ts';
-import { createRedisLink, endClient, type RedisLinkPolicy, resolveRedisLinkPolicy } from './redis-link.ts';
+import { closeClient, createRedisLink, type RedisLinkPolicy, resolveRedisLinkPolicy } from './redis-link.ts';
 import type { JobCounts, QueueLog } from './types.ts';
 
 export interface QueueSummary {
@@ -223,11 +223,7 @@ export function openQueueAdmin(
       if (closed) return;
       closed = true;
       await Promise.all([...queues.values()].map((q) => q.close().catch(() => {})));
-      if (client.status === 'ready') {
-        await Promise.race([client.quit(), new Promise((r) => setTimeout(r, 1000).unref())]).catch(() => {});
-      }
-      endClient(client);
-      link.unwatch(client);
+      await closeClient(client, link);
       link.close();
     },
   };

@@ -10,7 +10,14 @@ import { type Job as BullJob, Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { ConfigError, QueueError } from '../common/index.ts';
 import { checkJobId, checkJobName, describeError, isRetryableError, resolvePolicy } from './policy.ts';
-import { createRedisLink, endClient, type RedisLink, releaseClient, resolveRedisLinkPolicy } from './redis-link.ts';
+import {
+  closeClient,
+  createRedisLink,
+  endClient,
+  type RedisLink,
+  releaseClient,
+  resolveRedisLinkPolicy,
+} from './redis-link.ts';
 import type {
   Job,
   JobCounts,
@@ -367,11 +374,7 @@ export function createBullmqQueue(cfg: { url: string; prefix?: string }, options
       closed = true;
       await Promise.all([...processors].map((p) => p.close()));
       await Promise.all([...queues.values()].map((q) => q.close().catch(() => {})));
-      if (producer.status === 'ready') {
-        await Promise.race([producer.quit(), new Promise((r) => setTimeout(r, 1000).unref())]).catch(() => {});
-      }
-      endClient(producer);
-      link.unwatch(producer);
+      await closeClient(producer, link);
       link.close();
     },
     async connect() {

@@ -110,6 +110,15 @@ export function endClient(c: Redis): void {
   }
 }
 
+/** Ends a client the link watches: QUIT (at most a second) when connected, then the socket, then the watch. */
+export async function closeClient(c: Redis, link: { unwatch(c: Redis): void }): Promise<void> {
+  if (c.status === 'ready') {
+    await Promise.race([c.quit(), new Promise((r) => setTimeout(r, 1000).unref())]).catch(() => {});
+  }
+  endClient(c);
+  link.unwatch(c);
+}
+
 /**
  * Lets a worker's client go without failing the commands it still has pending. Once a BullMQ worker is closing it
  * retries a job's completion without any delay, so a command failed by a closed connection would spin forever; such
