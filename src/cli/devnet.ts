@@ -7,7 +7,12 @@ import { join } from 'node:path';
 import { Address, fromNano, toNano } from '@ton/core';
 import { ENV_DATA_DIR, isTongateError, resolveDataDir } from '../common/index.ts';
 import { startActivity } from '../devnet/activity/index.ts';
-import { DEVNET_WALLET_VERSIONS, type DevnetWalletVersion, MAX_DEVNET_SHARDS } from '../devnet/genesis/index.ts';
+import {
+  DEVNET_USER_WALLETS_PER_VERSION,
+  DEVNET_WALLET_VERSIONS,
+  type DevnetWalletVersion,
+  MAX_DEVNET_SHARDS,
+} from '../devnet/genesis/index.ts';
 import {
   createDevnetNode,
   DEFAULT_BLOCK_INTERVAL_MS,
@@ -215,6 +220,7 @@ export const devnetCommand: Command = {
       httpPort,
       host,
       log,
+      userWalletsPerVersion: DEVNET_USER_WALLETS_PER_VERSION,
     });
     let info: Awaited<ReturnType<typeof node.start>>;
     try {
@@ -232,7 +238,8 @@ export const devnetCommand: Command = {
     out(`devnet running: masterchain block ${info.head.seqno}, ${info.shardLayout.length} basechain shards`);
     out(`  liteserver   ${info.host}:${info.litePort}  key ${info.liteServerPublicKey.toString('base64')}`);
     out(`  config       http://${info.host}:${info.httpPort}/global.config.json  (${info.globalConfigFile})`);
-    out(`  wallets      ${info.walletsFile}`);
+    out(`  wallets      ${info.walletsFile}  (${info.userWallets} with "role": "user", never used by the activity)`);
+    out(`  network      global id ${info.globalId} (v5r1 walletId.networkGlobalId), DNS root ${info.dnsRoot} (.ton)`);
 
     const stopActivity = new AbortController();
     let activity: Promise<unknown> | undefined;

@@ -18,7 +18,13 @@ import {
   resolveQueueConfig,
 } from '../common/index.ts';
 import { createDatabase, type Database, describeDatabase, migrate } from '../db/index.ts';
-import { createContractsEnv, type OwnedContractsEnv, parseDnsRoots } from '../index/contracts/index.ts';
+import { devnetDnsRootsOf } from '../devnet/node/published-files.ts';
+import {
+  createContractsEnv,
+  MAINNET_DNS_ROOTS,
+  type OwnedContractsEnv,
+  parseDnsRoots,
+} from '../index/contracts/index.ts';
 import { createDecodePool, defaultDecodeThreads } from '../index/decode-pool/index.ts';
 import {
   type BlockSource,
@@ -96,7 +102,8 @@ export const decoderOptions: Record<string, OptionSpec> = {
   'dns-root': {
     type: 'string',
     value: 'ADDR[=.suffix],...',
-    description: 'NFT collections whose items are DNS names (default: the mainnet .ton root)',
+    description:
+      "NFT collections whose items are DNS names (default: the mainnet .ton root, and a devnet's own when the source is one)",
   },
   'decoder-threads': {
     type: 'string',
@@ -245,6 +252,12 @@ export async function openIndexer(
     const db = await createDatabase(dbConfig);
     closers.push(() => db.close());
     await migrate(db);
+    // Without --dns-root, a devnet source brings its own DNS collection (its global config's `tongate` object).
+    const devnetRoots = decoders && !decoders.dnsRoots ? await devnetDnsRootsOf({ liteConfig, devnetStore }) : null;
+    if (decoders && devnetRoots) {
+      decoders.dnsRoots = [...MAINNET_DNS_ROOTS, ...devnetRoots];
+      log('info', "Took the devnet's DNS root", { dnsRoots: devnetRoots.map((r) => `${r.collection}=${r.suffix}`) });
+    }
     const contracts = decoders
       ? await createContractsEnv({ db, threads: decoders.threads, dnsRoots: decoders.dnsRoots, libraries })
       : undefined;

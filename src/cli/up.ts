@@ -14,6 +14,7 @@ import {
 } from '../common/index.ts';
 import { createDatabase, type Database, describeDatabase, migrate } from '../db/index.ts';
 import { devnetDnsRoots, startActivity } from '../devnet/activity/index.ts';
+import { DEVNET_USER_WALLETS_PER_VERSION } from '../devnet/genesis/index.ts';
 import { createDevnetNode, DEFAULT_LITE_PORT, type DevnetNode } from '../devnet/node/index.ts';
 import { createContractsEnv, MAINNET_DNS_ROOTS, type OwnedContractsEnv } from '../index/contracts/index.ts';
 import { type BlockSource, createDevnetStoreSource, createIndexMetrics, createLiteSource } from '../index/index.ts';
@@ -93,6 +94,7 @@ export const upCommand: Command = {
         litePort,
         httpPort: litePort === 0 ? 0 : litePort + 1,
         ...(blockIntervalMs === undefined ? {} : { blockIntervalMs }),
+        userWalletsPerVersion: DEVNET_USER_WALLETS_PER_VERSION,
         log: (level, msg, fields) =>
           log(
             level === 'debug' ? 'debug' : level === 'error' ? 'error' : level === 'warn' ? 'warn' : 'info',
@@ -182,6 +184,9 @@ export const upCommand: Command = {
       out(`  health   ${started.url}/healthz   metrics ${started.url}/metrics`);
       out(
         `  devnet   liteserver ${info.host}:${info.litePort}, config ${info.globalConfigFile}, wallets ${info.walletsFile}`,
+      );
+      out(
+        `  network  global id ${info.globalId} (v5r1 walletId.networkGlobalId), DNS root ${info.dnsRoot} (.ton); user wallets: role "user" in wallets.json`,
       );
       await new Promise<void>((resolve) => shutdown.signal.addEventListener('abort', () => resolve(), { once: true }));
       return 0;

@@ -105,7 +105,10 @@ export async function startActivity(o: ActivityOptions): Promise<ActivityHandle>
   const wallets =
     typeof o.wallets === 'string'
       ? await loadWallets(o.wallets, { globalId: o.globalId })
-      : await openWallets(o.wallets, { globalId: o.globalId, source: 'wallets' });
+      : await openWallets(
+          o.wallets.filter((e) => e.role !== 'user'),
+          { globalId: o.globalId, source: 'wallets' },
+        );
   if (wallets.length === 0) throw new ConfigError('startActivity: expected at least one wallet');
   const { chain, pool } = await openChain(o);
 

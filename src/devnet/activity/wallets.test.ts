@@ -2,7 +2,7 @@
 // (derived independently by src/devnet/genesis), and malformed files fail with ConfigError naming the entry.
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../common/index.ts';
-import { deriveWallets } from '../genesis/index.ts';
+import { deriveUserWallets, deriveWallets } from '../genesis/index.ts';
 import { createRng } from './rng.ts';
 import { openWallets, parseWalletsFile } from './wallets.ts';
 
@@ -15,6 +15,32 @@ describe('activity wallets', () => {
     expect(opened.map((w) => w.publicKey.toString('hex'))).toEqual(genesis.map((w) => w.publicKey.toString('hex')));
     // another global id gives another v5r1 wallet, which the file's address then contradicts
     await expect(openWallets(entries, { globalId: -239 })).rejects.toThrow(/another global id than -239/);
+  });
+
+  it('leave out the user wallets (role "user"): the activity never signs with them', async () => {
+    const genesis = await deriveWallets('activity-wallets');
+    const user = await deriveUserWallets('activity-wallets');
+    expect(user.map((w) => [w.version, w.role])).toEqual([
+      ['v4r2', 'user'],
+      ['v5r1', 'user'],
+      ['v4r2', 'user'],
+      ['v5r1', 'user'],
+    ]);
+    const raws = new Set([...genesis, ...user].map((w) => w.address.toRawString()));
+    expect(raws.size).toBe(genesis.length + user.length);
+    const entry = (w: (typeof user)[number], role: 'activity' | 'user') => ({
+      version: w.version,
+      mnemonic: w.mnemonic,
+      raw: w.address.toRawString(),
+      networkGlobalId: -217,
+      role,
+    });
+    const file = [...genesis.map((w) => entry(w, 'activity')), ...user.map((w) => entry(w, 'user'))];
+    expect(parseWalletsFile(JSON.stringify(file)).map((e) => e.raw)).toEqual(
+      genesis.map((w) => w.address.toRawString()),
+    );
+    expect(() => parseWalletsFile(user.map((w) => entry(w, 'user')))).toThrow(/every one is a user wallet/);
+    expect(() => parseWalletsFile([{ ...entry(genesis[0]!, 'activity'), role: 'admin' }])).toThrow(/"role"/);
   });
 
   it('refuse malformed files with ConfigError', () => {

@@ -1,5 +1,7 @@
 // The funded wallets the activity signs with: the node's wallets.json (`[{ version, mnemonic, address, raw }]`),
 // keys from the mnemonic as any TON wallet app derives them (@ton/crypto), contracts from @ton/ton's exact codes.
+// Entries with `"role": "user"` are the devnet users' own wallets: parseWalletsFile leaves them out, so the activity
+// never signs with them.
 import { readFile } from 'node:fs/promises';
 import { Address, type Cell, type MessageRelaxed, SendMode, type StateInit } from '@ton/core';
 import { mnemonicToPrivateKey, mnemonicValidate } from '@ton/crypto';
@@ -21,6 +23,8 @@ export interface ActivityWalletEntry {
   mnemonic: string[];
   address?: string;
   raw?: string;
+  /** "user": a wallet the activity must not touch (parseWalletsFile drops those). */
+  role?: 'activity' | 'user';
 }
 
 export interface ActivityWallet {
@@ -55,6 +59,9 @@ function parseEntry(raw: unknown, where: string): ActivityWalletEntry {
   if (!Array.isArray(o.mnemonic) || o.mnemonic.length !== 24 || !o.mnemonic.every((w) => typeof w === 'string')) {
     throw new ConfigError(`${where}: expected "mnemonic" to be 24 words`);
   }
+  if (o.role !== undefined && o.role !== 'activity' && o.role !== 'user') {
+    throw new ConfigError(`${where}: expected "role" to be "activity" or "user", got ${JSON.stringify(o.role)}`);
+  }
   for (const k of ['address', 'raw'] as const) {
     if (o[k] !== undefined && typeof o[k] !== 'string') {
       throw new ConfigError(`${where}: expected "${k}" to be a string, got ${describe(o[k])}`);
@@ -65,10 +72,11 @@ function parseEntry(raw: unknown, where: string): ActivityWalletEntry {
     mnemonic: o.mnemonic as string[],
     address: o.address as string | undefined,
     raw: o.raw as string | undefined,
+    ...(o.role === undefined ? {} : { role: o.role as 'activity' | 'user' }),
   };
 }
 
-/** Parses wallets.json text or its already parsed value. */
+/** Parses wallets.json text or its already parsed value: the activity's wallets (user wallets left out). */
 export function parseWalletsFile(json: unknown, source = 'wallets.json'): ActivityWalletEntry[] {
   let root = json;
   if (typeof json === 'string') {
@@ -80,7 +88,11 @@ export function parseWalletsFile(json: unknown, source = 'wallets.json'): Activi
   }
   if (!Array.isArray(root)) throw new ConfigError(`${source}: expected an array of wallets, got ${describe(root)}`);
   if (root.length === 0) throw new ConfigError(`${source}: expected at least one wallet, the list is empty`);
-  return root.map((e, i) => parseEntry(e, `${source}[${i}]`));
+  const entries = root.map((e, i) => parseEntry(e, `${source}[${i}]`)).filter((e) => e.role !== 'user');
+  if (entries.length === 0) {
+    throw new ConfigError(`${source}: expected at least one wallet for the activity, every one is a user wallet`);
+  }
+  return entries;
 }
 
 interface WalletContract {

@@ -9,12 +9,15 @@ export { deriveGenesisKeys, GENESIS_KDF_SALT, type GenesisKey, type GenesisKeys 
 export { MAX_DEVNET_SHARDS, shardIdOf, shardLayout } from './shard-layout.ts';
 export {
   DEVNET_GLOBAL_ID,
+  DEVNET_USER_WALLET_VERSIONS,
+  DEVNET_USER_WALLETS_PER_VERSION,
   DEVNET_WALLET_BALANCE,
   DEVNET_WALLET_VERSIONS,
   type DeriveWalletsOptions,
   type DevnetWallet,
   type DevnetWalletVersion,
   deriveMnemonic,
+  deriveUserWallets,
   deriveWallets,
   walletContract,
 } from './wallets.ts';

@@ -1,4 +1,5 @@
-// The devnet's funded wallets: one each of v3r2, v4r2 and v5r1, every one with its own valid 24-word TON
+// The devnet's funded wallets: one each of v3r2, v4r2 and v5r1 for the activity (and user wallets, v4r2 and v5r1,
+// that the activity never touches), every one with its own valid 24-word TON
 // mnemonic derived from the devnet seed, so `--seed` reproduces the same addresses and keys everywhere.
 //
 // Mnemonic derivation (a DRBG over HKDF): candidate c = 0, 1, 2, ... is
@@ -23,6 +24,12 @@ export type DevnetWalletVersion = 'v3r2' | 'v4r2' | 'v5r1';
 
 export const DEVNET_WALLET_VERSIONS: readonly DevnetWalletVersion[] = ['v3r2', 'v4r2', 'v5r1'];
 
+/** The versions of the user wallets: what wallet apps create today. */
+export const DEVNET_USER_WALLET_VERSIONS: readonly DevnetWalletVersion[] = ['v4r2', 'v5r1'];
+
+/** User wallets per version a devnet created by `tongate devnet` / `tongate up` funds at genesis. */
+export const DEVNET_USER_WALLETS_PER_VERSION = 2;
+
 export interface DevnetWallet {
   version: DevnetWalletVersion;
   /** 24 words. */
@@ -33,6 +40,8 @@ export interface DevnetWallet {
   address: Address;
   stateInit: StateInit;
   balance: bigint;
+  /** 'user': a wallet for the devnet's users, which the activity never signs with (wallets.json marks it). */
+  role?: 'user';
 }
 
 export interface DeriveWalletsOptions {
@@ -93,8 +102,9 @@ async function deriveWallet(
   index: number,
   globalId: number,
   balance: bigint,
+  role?: 'user',
 ): Promise<DevnetWallet> {
-  const mnemonic = await deriveMnemonic(seed, `wallet ${version} ${index}`);
+  const mnemonic = await deriveMnemonic(seed, `${role === 'user' ? 'user' : 'wallet'} ${version} ${index}`);
   const { publicKey, secretKey } = await mnemonicToPrivateKey(mnemonic);
   const contract = walletContract(version, publicKey, globalId);
   return {
@@ -105,6 +115,7 @@ async function deriveWallet(
     address: contract.address,
     stateInit: { code: contract.init.code, data: contract.init.data },
     balance,
+    ...(role ? { role } : {}),
   };
 }
 
@@ -119,6 +130,24 @@ export async function deriveWallets(seed: string, opts: DeriveWalletsOptions = {
   const jobs: Promise<DevnetWallet>[] = [];
   for (let index = 0; index < perVersion; index++) {
     for (const version of DEVNET_WALLET_VERSIONS) jobs.push(deriveWallet(seed, version, index, globalId, balance));
+  }
+  return Promise.all(jobs);
+}
+
+/**
+ * The user wallets, deterministic in `seed` (mnemonics as above, labelled "user <version> <index>"): v4r2, v5r1
+ * (then the next index of each, if perVersion > 1), role 'user'. The node funds and deploys them like the others
+ * but the activity never signs with them, so a user's transfers never race it for a seqno.
+ */
+export async function deriveUserWallets(seed: string, opts: DeriveWalletsOptions = {}): Promise<DevnetWallet[]> {
+  const globalId = opts.globalId ?? DEVNET_GLOBAL_ID;
+  const perVersion = opts.perVersion ?? DEVNET_USER_WALLETS_PER_VERSION;
+  const balance = opts.balance ?? DEVNET_WALLET_BALANCE;
+  const jobs: Promise<DevnetWallet>[] = [];
+  for (let index = 0; index < perVersion; index++) {
+    for (const version of DEVNET_USER_WALLET_VERSIONS) {
+      jobs.push(deriveWallet(seed, version, index, globalId, balance, 'user'));
+    }
   }
   return Promise.all(jobs);
 }

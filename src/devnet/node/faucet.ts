@@ -17,7 +17,7 @@ export interface FaucetArgs {
   to: Address;
   /** nanoton. */
   amount: bigint;
-  /** Which genesis wallet pays; default the first (in wallets.json order) that holds enough. */
+  /** Which genesis wallet pays; default the first (in wallets.json order) that holds enough. Never a user wallet. */
   from?: DevnetWalletVersion;
   /** How long to wait for the recipient's balance to move; default 60 s. */
   timeoutMs?: number;
@@ -67,7 +67,8 @@ export async function runFaucet(f: FaucetArgs): Promise<FaucetResult> {
   if (f.amount <= 0n) throw new InputError(`faucet: the amount must be positive, got ${f.amount} nanoton`);
   const globalId = f.globalId ?? DEVNET_GLOBAL_ID;
   const clock = f.clock ?? Date.now;
-  const candidates = f.wallets.filter((w) => f.from === undefined || w.version === f.from);
+  // User wallets (role "user") are left to the devnet's users: the faucet racing them for a seqno would lose a transfer.
+  const candidates = f.wallets.filter((w) => w.role !== 'user' && (f.from === undefined || w.version === f.from));
   if (candidates.length === 0) throw new InputError(`faucet: wallets.json has no ${f.from ?? ''} wallet`);
 
   const head = (await f.pool.getMasterchainInfo()).last;

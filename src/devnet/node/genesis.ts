@@ -1,8 +1,9 @@
 // A new devnet's genesis, deterministic in (seed, shards, genesis time): the config (sandbox's mainnet config with
 // our validator, global version 13 so blocks may share a second), the zero states with the funded wallets (uninit,
 // as create-state registers pre-funded addresses) and a masterchain reserve that brings global_balance into
-// [2^56, 2^62). The wallets' first messages (walletDeployMessage: a signed empty transfer with their StateInit) are
-// what the node queues so the first blocks deploy them the way any wallet app would.
+// [2^56, 2^62). The wallets are the activity's, then the user wallets it never touches. Their first messages
+// (walletDeployMessage: a signed empty transfer with their StateInit) are what the node queues so the first blocks
+// deploy them the way any wallet app would.
 import { createHash } from 'node:crypto';
 import { Address, type Cell } from '@ton/core';
 import { createZeroStates, uninitAccount, type ZeroStates } from '../chain/index.ts';
@@ -11,6 +12,7 @@ import {
   DEVNET_GLOBAL_ID,
   type DevnetWallet,
   deriveGenesisKeys,
+  deriveUserWallets,
   deriveWallets,
   type GenesisKeys,
   shardLayout,
@@ -40,6 +42,8 @@ export interface DevnetGenesisParams {
   genUtime: number;
   globalId?: number;
   walletsPerVersion?: number;
+  /** User wallets (role 'user', v4r2 and v5r1) per version, after the activity's. Default 0; the CLI asks for 2. */
+  userWalletsPerVersion?: number;
 }
 
 export interface DevnetGenesis {
@@ -62,7 +66,11 @@ export function walletDeployMessage(w: DevnetWallet, globalId = DEVNET_GLOBAL_ID
 export async function createDevnetGenesis(p: DevnetGenesisParams): Promise<DevnetGenesis> {
   const globalId = p.globalId ?? DEVNET_GLOBAL_ID;
   const keys = deriveGenesisKeys(p.seed);
-  const wallets = await deriveWallets(p.seed, { globalId, perVersion: p.walletsPerVersion ?? 1 });
+  const userWalletsPerVersion = p.userWalletsPerVersion ?? 0;
+  const wallets = [
+    ...(await deriveWallets(p.seed, { globalId, perVersion: p.walletsPerVersion ?? 1 })),
+    ...(await deriveUserWallets(p.seed, { globalId, perVersion: userWalletsPerVersion })),
+  ];
   const layout = shardLayout(p.shards);
   const config = buildDevnetConfig({
     validatorPublicKey: keys.validator.publicKey,
@@ -96,7 +104,12 @@ export async function createDevnetGenesis(p: DevnetGenesisParams): Promise<Devne
       globalId,
       shardLayout: layout,
       genesisUtime: p.genUtime,
-      extra: { software: 'tongate', globalVersion: DEVNET_GLOBAL_VERSION, walletsPerVersion: p.walletsPerVersion ?? 1 },
+      extra: {
+        software: 'tongate',
+        globalVersion: DEVNET_GLOBAL_VERSION,
+        walletsPerVersion: p.walletsPerVersion ?? 1,
+        userWalletsPerVersion,
+      },
     },
     mcZeroState: { boc: zero.masterchain.boc, accounts: [reserve] },
     wcZeroStates: [{ boc: zero.workchain.boc, accounts: walletAccounts }],

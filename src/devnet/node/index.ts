@@ -23,9 +23,13 @@ export {
   WALLETS_FILE,
 } from './node.ts';
 export {
+  type DevnetNetworkInfo,
   devnetGlobalConfigText,
+  devnetNetworkInfo,
+  devnetNetworkInfoOf,
   type GlobalConfigArgs,
   ipv4ToInt32,
+  readDevnetNetworkInfo,
   type WalletsFileEntry,
   walletsFileEntries,
 } from './published-files.ts';

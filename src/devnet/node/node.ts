@@ -15,6 +15,7 @@ import {
   DEVNET_GLOBAL_ID,
   type DevnetWallet,
   deriveGenesisKeys,
+  deriveUserWallets,
   deriveWallets,
   type GenesisKeys,
   MAX_DEVNET_SHARDS,
@@ -26,7 +27,7 @@ import { createDevnetGenesis, walletDeployMessage } from './genesis.ts';
 import { createHttpEndpoint, type HttpEndpoint } from './http-endpoint.ts';
 import { createPrevBlocksSource } from './prev-blocks.ts';
 import { createProducer, type Producer } from './producer.ts';
-import { devnetGlobalConfigText, walletsFileEntries, writeFileAtomic } from './published-files.ts';
+import { devnetGlobalConfigText, devnetNetworkInfo, walletsFileEntries, writeFileAtomic } from './published-files.ts';
 import { createSignatureStore } from './signatures.ts';
 import type { DevnetBlockEvent, DevnetInfo, DevnetLog, DevnetNode, DevnetNodeOptions } from './types.ts';
 
@@ -124,6 +125,7 @@ export function createDevnetNode(opts: DevnetNodeOptions): DevnetNode {
         shards: opts.shards ?? DEFAULT_SHARDS,
         genUtime: opts.genesisUtime ?? Math.floor(clock() / 1000),
         walletsPerVersion: opts.walletsPerVersion,
+        userWalletsPerVersion: opts.userWalletsPerVersion ?? 0,
       });
       await store.commitGenesis(g.input);
       log('info', 'Created devnet genesis', {
@@ -152,11 +154,16 @@ export function createDevnetNode(opts: DevnetNodeOptions): DevnetNode {
       );
     }
     const perVersion = Number(meta.extra?.walletsPerVersion ?? 1);
+    // Devnets created before user wallets existed have none (their genesis funded none).
+    const userPerVersion = Number(meta.extra?.userWalletsPerVersion ?? 0);
     return {
       seed: meta.seed,
       globalId: meta.globalId,
       keys: deriveGenesisKeys(meta.seed),
-      wallets: await deriveWallets(meta.seed, { globalId: meta.globalId, perVersion }),
+      wallets: [
+        ...(await deriveWallets(meta.seed, { globalId: meta.globalId, perVersion })),
+        ...(await deriveUserWallets(meta.seed, { globalId: meta.globalId, perVersion: userPerVersion })),
+      ],
       layout: [...meta.shardLayout],
       zero: meta.mcZeroState,
     };
@@ -271,6 +278,7 @@ export function createDevnetNode(opts: DevnetNodeOptions): DevnetNode {
         publicKey: lite.publicKey,
         zeroState: g.zero,
         initBlock: head0?.lastKeyBlock ?? g.zero,
+        network: devnetNetworkInfo(g.globalId),
       });
       const http = createHttpEndpoint({
         host,
@@ -291,7 +299,7 @@ export function createDevnetNode(opts: DevnetNodeOptions): DevnetNode {
       cleanup.push(() => http.close());
       await writeFileAtomic(
         join(devnetDir, WALLETS_FILE),
-        `${JSON.stringify(walletsFileEntries(g.wallets), null, 2)}\n`,
+        `${JSON.stringify(walletsFileEntries(g.wallets, g.globalId), null, 2)}\n`,
       );
       await writeFileAtomic(join(devnetDir, GLOBAL_CONFIG_FILE), globalConfig);
 
@@ -347,6 +355,8 @@ export function createDevnetNode(opts: DevnetNodeOptions): DevnetNode {
       liteServerPublicKey: r.lite.publicKey,
       seed: r.seed,
       globalId: r.globalId,
+      dnsRoot: devnetNetworkInfo(r.globalId).dnsRoot,
+      userWallets: r.wallets.filter((w) => w.role === 'user').length,
       shardLayout: [...r.layout],
       zeroState: r.zeroState,
       head: p ? p.tops.mc.id : r.zeroState,

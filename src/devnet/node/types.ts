@@ -27,6 +27,12 @@ export interface DevnetNodeOptions {
   log?: DevnetLog;
   /** Genesis wallets per version (v3r2, v4r2, v5r1). Default 1. Only used when the devnet is created. */
   walletsPerVersion?: number;
+  /**
+   * User wallets per version (v4r2, v5r1; wallets.json role "user", never used by the activity). Default 0 (embedders
+   * and tests keep the three genesis wallets); `tongate devnet` and `tongate up` ask for
+   * DEVNET_USER_WALLETS_PER_VERSION (2). Only used when the devnet is created.
+   */
+  userWalletsPerVersion?: number;
   /** Genesis time of a new devnet (unix seconds). Default: now. */
   genesisUtime?: number;
   /** Wall clock in milliseconds (tests). Default Date.now. */
@@ -79,7 +85,12 @@ export interface DevnetInfo {
   /** The liteserver's ed25519 public key (global config `id.key`). */
   liteServerPublicKey: Buffer;
   seed: string;
+  /** The network's global id (-217): Block.global_id, ConfigParam 19, v5r1 wallet ids. */
   globalId: number;
+  /** The devnet's `.ton`-style DNS collection, raw: the DNS root to index it with. */
+  dnsRoot: string;
+  /** How many wallets of wallets.json are user wallets (role "user"). */
+  userWallets: number;
   shardLayout: bigint[];
   zeroState: BlockIdExt;
   /** The newest published masterchain block (the zero state before the first step). */
