@@ -3,7 +3,7 @@
 // and our API server listening on a random port. Tests call it over real HTTP and check answers against
 // the chain through their own ton-lite-client connection (`lite`), never against our own rows.
 import { rm } from 'node:fs/promises';
-import { LiteClient, LiteSingleEngine } from 'ton-lite-client';
+import type { LiteClient } from 'ton-lite-client';
 import { type ApiServer, type ApiServerOptions, buildApiServer } from '../../src/api/build.ts';
 import { migrate } from '../../src/db/index.ts';
 import type { ActivityLedger } from '../../src/devnet/activity/index.ts';
@@ -14,6 +14,7 @@ import { assembleTraces } from '../../src/index/traces/index.ts';
 import { createLitePool, type LitePool, loadGlobalConfig } from '../../src/lite/index.ts';
 import { type Kind, setupDatabase, type TestDatabase } from '../db/setup-database.ts';
 import { startDevnetChain } from '../support/devnet-chain.ts';
+import { liteClientOn } from '../support/lite-client.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are walked field by field by the tests
 export type JsonBody = any;
@@ -61,13 +62,7 @@ export async function startApiFixture(opts: FixtureOptions): Promise<ApiFixture>
   });
   const pool = createLitePool({ servers: (await loadGlobalConfig(info.globalConfigFile)).liteservers });
   await pool.ready({ timeoutMs: 10_000 });
-  const engine = new LiteSingleEngine({
-    host: `tcp://127.0.0.1:${info.litePort}`,
-    publicKey: info.liteServerPublicKey,
-  });
-  engine.on('error', () => {});
-  await new Promise((resolve) => engine.once('ready', resolve));
-  const lite = new LiteClient({ engine, cacheMap: 0 });
+  const { engine, lite } = await liteClientOn(info.litePort, info.liteServerPublicKey);
 
   let db: TestDatabase | undefined;
   let indexedThrough = 0;

@@ -12,7 +12,7 @@ import { Address, internal, SendMode } from '@ton/core';
 import { mnemonicToPrivateKey, mnemonicValidate } from '@ton/crypto';
 import { TonClient, WalletContractV4, WalletContractV5R1 } from '@ton/ton';
 import pg from 'pg';
-import { LiteClient, LiteSingleEngine } from 'ton-lite-client';
+import type { LiteClient, LiteSingleEngine } from 'ton-lite-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiServer, buildApiServer } from '../../src/api/build.ts';
 import { type ActivityHandle, CORE_CYCLE, parseWalletsFile, startActivity } from '../../src/devnet/activity/index.ts';
@@ -22,6 +22,7 @@ import { createDevnetNode, type DevnetInfo, type DevnetNode } from '../../src/de
 import { createLitePool, type LitePool, loadGlobalConfig, parseGlobalConfig } from '../../src/lite/index.ts';
 import { createScratch, type Scratch } from '../db/setup-database.ts';
 import { type Child, startTongate } from '../support/child.ts';
+import { liteClientOn } from '../support/lite-client.ts';
 
 const SEED = 'user-wallets';
 /** Transfers per user wallet (two v4r2 and two v5r1): 100 in all. */
@@ -72,13 +73,7 @@ beforeAll(async () => {
   const info = await node.start();
   const pool = createLitePool({ servers: (await loadGlobalConfig(info.globalConfigFile)).liteservers });
   await pool.ready({ timeoutMs: 10_000 });
-  const engine = new LiteSingleEngine({
-    host: `tcp://127.0.0.1:${info.litePort}`,
-    publicKey: info.liteServerPublicKey,
-  });
-  engine.on('error', () => {});
-  await new Promise((resolve) => engine.once('ready', resolve));
-  const lite = new LiteClient({ engine, cacheMap: 0 });
+  const { engine, lite } = await liteClientOn(info.litePort, info.liteServerPublicKey);
   const server = await buildApiServer({ lite: pool });
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   const addr = server.app.server.address();
