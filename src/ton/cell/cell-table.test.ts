@@ -1,18 +1,17 @@
 // The cell table against @ton/core on every BoC of the real-chain vectors: every cell's hashes and depths at every
 // level, its type, level, bits and references, walked in parallel from the roots. Exotic cells (pruned branches,
 // Merkle proofs and updates) must be among them, or the comparison would prove less than it says.
-import { createHash, randomBytes as random } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { BitString, beginCell, Cell, CellType } from '@ton/core';
+import { beginCell, Cell, CellType } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import { hasVectors, loadNodePackage, VECTORS_DIR } from '../../../test/support/vectors.ts';
 import { CodecError } from '../../common/errors.ts';
 import { parseBoc } from '../boc/index.ts';
 import { readCellTable } from './boc-reader.ts';
 import { cellToBoc } from './cell-boc.ts';
-import { fastPaddedBitsInstalled, installFastPaddedBits, uninstallFastPaddedBits } from './core-padded-bits.ts';
-import { installNativeSha256, nativeSha256Installed, uninstallNativeSha256 } from './native-sha256.ts';
+import { nativeSha256Installed } from './native-sha256.ts';
 import { cellOf, rootsOf, tableOf } from './table-cell.ts';
 
 function jsonFiles(dir: string): string[] {
@@ -150,8 +149,6 @@ describe.skipIf(!hasVectors)('toBoc of table cells', () => {
     expect(compared).toBeGreaterThan(8_000);
   });
 });
-
-const randomBytes = random(80);
 
 describe('table cells as @ton/core cells', () => {
   const built = beginCell()

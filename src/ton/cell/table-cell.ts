@@ -3,7 +3,7 @@
 // storeRef and Dictionary all take it), but it holds two fields instead of a frozen object with five closures and
 // eagerly computed hashes: bits point into the BoC bytes, children are made when `refs` is first read, hashes are
 // computed by the table on first `hash()`.
-import { type BitReader, BitString, Cell, CellType, type Slice } from '@ton/core';
+import { BitString, Cell, CellType, type Slice } from '@ton/core';
 import type { LevelMask } from '@ton/core/dist/boc/cell/LevelMask.js';
 import { type BocOptions, cellToBoc } from './cell-boc.ts';
 import { type CellTable, levelOfMask, ORDINARY } from './cell-table.ts';
