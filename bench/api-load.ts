@@ -46,7 +46,7 @@
 // RSS, else "growing"/"shrinking".
 //
 // Usage: npm run bench:api-load [-- --duration S --connections N --db pglite|postgres --cycles C]
-// Profiling the server: SERVE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' passes node flags to `tongate serve`.
+// Profiling the server: SERVE_NODE_ARGS='--cpu-prof --cpu-prof-dir=prof' passes node flags to `tongate serve`.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { access, mkdtemp, readFile, rm } from 'node:fs/promises';

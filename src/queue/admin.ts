@@ -4,7 +4,7 @@
 // Redis unreachable fails within the connect timeout with TG_QUEUE_UNAVAILABLE (retryable, exit 75 in the CLI).
 import { Job as BullJob, Queue } from 'bullmq';
 import { QueueError } from '../common/index.ts';
-import { connectProducer, DEFAULT_QUEUE_PREFIX, redisUnavailable } from './bullmq.ts';
+import { connectProducer, DEFAULT_QUEUE_PREFIX, jobCountsOf, redisUnavailable } from './bullmq.ts';
 import { checkJobName } from './policy.ts';
 import { closeClient, createRedisLink, type RedisLinkPolicy, resolveRedisLinkPolicy } from './redis-link.ts';
 import type { JobCounts, QueueLog } from './types.ts';
@@ -98,26 +98,6 @@ export function openQueueAdmin(
     }
   };
 
-  const counts = async (q: Queue): Promise<JobCounts> => {
-    const c = await q.getJobCounts(
-      'waiting',
-      'paused',
-      'prioritized',
-      'waiting-children',
-      'active',
-      'delayed',
-      'completed',
-      'failed',
-    );
-    return {
-      waiting: (c.waiting ?? 0) + (c.paused ?? 0) + (c.prioritized ?? 0) + (c['waiting-children'] ?? 0),
-      active: c.active ?? 0,
-      delayed: c.delayed ?? 0,
-      completed: c.completed ?? 0,
-      failed: c.failed ?? 0,
-    };
-  };
-
   return {
     where: link.where,
     prefix,
@@ -142,7 +122,7 @@ export function openQueueAdmin(
     async summary(name) {
       const q = await queueFor(name);
       return run('status', async () => {
-        const c = await counts(q);
+        const c = await jobCountsOf(q);
         // Jobs are pushed on the left of the wait list and taken from the right: the oldest is the last.
         const id = await client.lindex(q.keys.wait as string, -1);
         let oldestWaiting: QueueSummary['oldestWaiting'] = null;
@@ -203,11 +183,11 @@ export function openQueueAdmin(
     async drain(name) {
       const q = await queueFor(name);
       return run('drain', async () => {
-        const before = await counts(q);
+        const before = await jobCountsOf(q);
         await q.drain(true);
         await q.clean(0, 0, 'failed');
         await q.clean(0, 0, 'completed');
-        const after = await counts(q);
+        const after = await jobCountsOf(q);
         return {
           removed: {
             waiting: Math.max(0, before.waiting - after.waiting),

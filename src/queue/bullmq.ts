@@ -30,6 +30,30 @@ import type {
   QueueOptions,
 } from './types.ts';
 
+/**
+ * A queue's jobs by state as JobCounts: everything that waits its turn (waiting, paused, prioritized, waiting for
+ * children) counts as waiting. Shared by the workers' queue and `tongate queue`.
+ */
+export async function jobCountsOf(q: Queue): Promise<JobCounts> {
+  const c = await q.getJobCounts(
+    'waiting',
+    'paused',
+    'prioritized',
+    'waiting-children',
+    'active',
+    'delayed',
+    'completed',
+    'failed',
+  );
+  return {
+    waiting: (c.waiting ?? 0) + (c.paused ?? 0) + (c.prioritized ?? 0) + (c['waiting-children'] ?? 0),
+    active: c.active ?? 0,
+    delayed: c.delayed ?? 0,
+    completed: c.completed ?? 0,
+    failed: c.failed ?? 0,
+  };
+}
+
 export const DEFAULT_QUEUE_PREFIX = 'tongate';
 
 /**
@@ -328,25 +352,7 @@ export function createBullmqQueue(cfg: { url: string; prefix?: string }, options
     },
     async counts(name) {
       const q = await queueFor(name);
-      return run('counts', async () => {
-        const c = await q.getJobCounts(
-          'waiting',
-          'prioritized',
-          'waiting-children',
-          'active',
-          'delayed',
-          'completed',
-          'failed',
-        );
-        const out: JobCounts = {
-          waiting: (c.waiting ?? 0) + (c.prioritized ?? 0) + (c['waiting-children'] ?? 0),
-          active: c.active ?? 0,
-          delayed: c.delayed ?? 0,
-          completed: c.completed ?? 0,
-          failed: c.failed ?? 0,
-        };
-        return out;
-      });
+      return run('counts', () => jobCountsOf(q));
     },
     async whenIdle(name, opts = {}) {
       const pollMs = opts.pollMs ?? 250;
