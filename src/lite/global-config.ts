@@ -84,12 +84,16 @@ export function parseGlobalConfig(json: unknown, source = 'global config'): Glob
 
 /** Reads a global config from a file path or an http(s) URL, with a deadline and a size cap. */
 export async function loadGlobalConfig(fileOrUrl: string, opts: LoadGlobalConfigOptions = {}): Promise<GlobalConfig> {
+  return parseGlobalConfig(await readGlobalConfigText(fileOrUrl, opts), fileOrUrl);
+}
+
+/** A global config's text from a file or an http(s) URL, within the deadline and size bound of `opts`. */
+export async function readGlobalConfigText(fileOrUrl: string, opts: LoadGlobalConfigOptions = {}): Promise<string> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
-  const text = /^https?:\/\//i.test(fileOrUrl)
+  return /^https?:\/\//i.test(fileOrUrl)
     ? await download(fileOrUrl, timeoutMs, maxBytes)
     : await readLocal(fileOrUrl, maxBytes);
-  return parseGlobalConfig(text, fileOrUrl);
 }
 
 async function readLocal(path: string, maxBytes: number): Promise<string> {

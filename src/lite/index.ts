@@ -7,6 +7,7 @@ export {
   type LoadGlobalConfigOptions,
   loadGlobalConfig,
   parseGlobalConfig,
+  readGlobalConfigText,
 } from './global-config.ts';
 export * from './pool/index.ts';
 export * from './server/index.ts';

@@ -15,9 +15,10 @@
 // wallets.json addresses: user-friendly, non-bounceable (what wallet apps show for a wallet) and test-only, because
 // the devnet is not mainnet: a mainnet wallet app warns before sending to a test-only address, so a devnet address
 // pasted into one cannot quietly receive real funds. `raw` is the workchain:hex form.
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ConfigError } from '../../common/errors.ts';
+import { readGlobalConfigText } from '../../lite/index.ts';
 import type { BlockIdExt } from '../../ton/index.ts';
 import { DEVNET_DNS_COLLECTION, DEVNET_DNS_SUFFIX } from '../contracts/dns.ts';
 import { DEVNET_GLOBAL_ID, type DevnetWallet } from '../genesis/index.ts';
@@ -103,10 +104,7 @@ export async function devnetDnsRootsOf(source: {
  */
 export async function readDevnetNetworkInfo(fileOrUrl: string, timeoutMs = 10_000): Promise<DevnetNetworkInfo | null> {
   try {
-    const text = /^https?:\/\//i.test(fileOrUrl)
-      ? await (await fetch(fileOrUrl, { signal: AbortSignal.timeout(timeoutMs) })).text()
-      : await readFile(fileOrUrl, 'utf8');
-    return devnetNetworkInfoOf(text);
+    return devnetNetworkInfoOf(await readGlobalConfigText(fileOrUrl, { timeoutMs }));
   } catch {
     return null;
   }
