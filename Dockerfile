@@ -19,8 +19,8 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 COPY scripts/build-native.mjs ./scripts/
 COPY native/tonrocks ./native/tonrocks
-# --omit=dev: production dependencies only. tsx is one of them: bin/tongate.js runs the TypeScript sources through it
-# (no build step). npm's postinstall (scripts/build-native.mjs) builds native/tonrocks; it never fails an install, so
+# --omit=dev: production dependencies only. tsx is one of them: it brings esbuild, which compiles the sources to dist/
+# in the runtime stage, and runs them directly where dist/ is stale or absent. npm's postinstall (scripts/build-native.mjs) builds native/tonrocks; it never fails an install, so
 # the image checks the addon loads and its RocksDB is >= 8.6, and fails the build otherwise.
 RUN npm ci --omit=dev --no-audit --no-fund \
   && node -e " \
@@ -57,7 +57,11 @@ COPY bin ./bin
 COPY src ./src
 COPY workers ./workers
 COPY schema ./schema
+COPY scripts/build.mjs ./scripts/build.mjs
 COPY deploy/docker/healthcheck.mjs ./deploy/docker/healthcheck.mjs
+# The CLI compiled to dist/ (esbuild, which tsx brings): commands start without compiling the sources each time;
+# bin/tongate.js runs it while its build stamp matches the sources, which in the image never change.
+RUN node scripts/build.mjs && test -f dist/build-stamp.json
 USER tongate:tongate
 EXPOSE 8080
 # serve's /healthz by default (TONGATE_HEALTH_URL changes it: walk and work answer on their --metrics-port, and

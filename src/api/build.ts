@@ -4,9 +4,11 @@ import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
 import { createMetricsRegistry, type Registry } from '../common/index.ts';
+import { TONGATE_VERSION } from '../common/version.ts';
 import type { Database } from '../db/index.ts';
 import { type AccessProfile, createAccessControl, policyFor } from '../http/access.ts';
 import { type ApiKeyStore, createApiKeyStore } from '../http/api-keys.ts';
+import type { ExplorerApi } from '../http/explorer.ts';
 import {
   createMemoryRateLimiter,
   createRedisRateLimiter,
@@ -15,6 +17,16 @@ import {
 } from '../http/rate-limit.ts';
 import { createHttpServer, type HealthReport } from '../http/server.ts';
 import { createPendingTraces, type PendingTraces, type PendingTracesOptions } from './pending/index.ts';
+import { createMemoryBus, createRedisBus, type FeedBus } from './streaming/bus.ts';
+import { createStreamHub, type StreamHub } from './streaming/hub.ts';
+import { pendingTraceEvent } from './streaming/pending-events.ts';
+import {
+  MANAGED_STREAM_LIMITS,
+  OPEN_STREAM_LIMITS,
+  STREAMING_PREFIX,
+  type StreamLimits,
+  streamingPlugin,
+} from './streaming/plugin.ts';
 import { createV2Cache } from './v2/cache.ts';
 import type { ExternalMessageHook, V2Lite } from './v2/context.ts';
 import { createApiTvm } from './v2/emulate/executor.ts';
@@ -63,6 +75,23 @@ export interface ApiServerOptions {
   tvmThreads?: number;
   /** Get-method/emulation calls allowed to wait before the API answers 503 (default 64). */
   tvmQueue?: number;
+  /**
+   * The Streaming API (/api/streaming/v2/sse and /ws; needs a database): on by default; false turns it off. With
+   * redisUrl the processes share their pending events through Redis.
+   */
+  streaming?: false | StreamingOptions;
+}
+
+export interface StreamingOptions {
+  /** Masterchain blocks a reconnecting client may resume across (default 1000). */
+  replayBlocks?: number;
+  /** How often the index is polled for newly final blocks (default 250 ms). */
+  pollMs?: number;
+  /** Per-key limits (default: by profile). */
+  limits?: StreamLimits;
+  /** Unsent bytes after which a slow client is closed (default 4 MiB). */
+  maxBufferedBytes?: number;
+  keepaliveMs?: number;
 }
 
 export interface ApiServer {
@@ -70,6 +99,8 @@ export interface ApiServer {
   keys?: ApiKeyStore;
   /** The pending-trace emulation, when on. */
   pending?: PendingTraces;
+  /** The Streaming API's hub, when on. */
+  streams?: StreamHub;
   metrics: Registry;
   close(): Promise<void>;
 }
@@ -140,8 +171,53 @@ export async function buildApiServer(opts: ApiServerOptions): Promise<ApiServer>
         logger,
       }
     : undefined;
+  let hub: StreamHub | undefined;
+  let bus: FeedBus | undefined;
+  if (opts.db && opts.streaming !== false) {
+    const s = opts.streaming ?? {};
+    bus = opts.redisUrl ? createRedisBus(opts.redisUrl, { logger }) : createMemoryBus();
+    hub = createStreamHub({
+      db: opts.db,
+      bus,
+      testnet: opts.testnet ?? false,
+      logger,
+      replayBlocks: s.replayBlocks,
+      pollMs: s.pollMs,
+    });
+    apis.push({
+      prefix: STREAMING_PREFIX,
+      plugin: streamingPlugin({
+        hub,
+        keys,
+        limits: s.limits ?? (profile === 'managed' ? MANAGED_STREAM_LIMITS : OPEN_STREAM_LIMITS),
+        logger,
+        maxBufferedBytes: s.maxBufferedBytes,
+        keepaliveMs: s.keepaliveMs,
+      }),
+    });
+  }
   if (wantPending && opts.db && v2) {
-    pending = createPendingTraces({ ...(opts.pending || {}), db: opts.db, v2, logger });
+    const db = opts.db;
+    const given = opts.pending || {};
+    const streams = hub;
+    pending = createPendingTraces({
+      ...given,
+      db,
+      v2,
+      logger,
+      onStored: (row) => {
+        given.onStored?.(row);
+        if (!streams) return;
+        pendingTraceEvent(row, { db, testnet: opts.testnet ?? false }).then(
+          (event) => streams.publish({ event }),
+          (e: Error) => logger.warn({ err: e.message, trace: row.traceKey }, 'Pending trace not streamed'),
+        );
+      },
+      onExpired: (keys) => {
+        given.onExpired?.(keys);
+        for (const traceKey of keys) streams?.publish({ event: { kind: 'trace_invalidated', traceKey } });
+      },
+    });
   }
   if (v2) apis.push({ prefix: '/api/v2', plugin: v2Plugin(v2) });
   if (opts.db) {
@@ -164,8 +240,48 @@ export async function buildApiServer(opts: ApiServerOptions): Promise<ApiServer>
       }),
     });
   }
+  const explorers: ExplorerApi[] = [];
+  if (opts.db) {
+    explorers.push({
+      prefix: '/api/v3',
+      title: 'API v3',
+      summary: 'the index: blocks, transactions, traces, actions, jettons, NFTs, DNS (toncenter v3)',
+      document: '/api/v3/openapi.json',
+    });
+  }
+  if (v2) {
+    explorers.push({
+      prefix: '/api/v2',
+      title: 'API v2',
+      summary: 'REST and JSON-RPC bridge to the liteservers (toncenter v2)',
+      document: '/api/v2/openapi.json',
+    });
+  }
   const app = await createHttpServer({
     logger,
+    explorer: {
+      apis: explorers,
+      links: [
+        ...(hub
+          ? [
+              {
+                href: `${STREAMING_PREFIX}/v2/sse`,
+                label: `POST ${STREAMING_PREFIX}/v2/sse`,
+                summary:
+                  'Streaming API v2 over Server-Sent Events (toncenter compatible; resumable with Last-Event-ID)',
+              },
+              {
+                href: `${STREAMING_PREFIX}/v2/ws`,
+                label: `${STREAMING_PREFIX}/v2/ws`,
+                summary: 'Streaming API v2 over WebSocket (resumable with resume_from)',
+              },
+            ]
+          : []),
+        { href: '/healthz', label: '/healthz', summary: 'health: ok, index lag, parts that are down' },
+        { href: '/metrics', label: '/metrics', summary: 'Prometheus metrics' },
+      ],
+      version: TONGATE_VERSION,
+    },
     metrics,
     health,
     bodyLimit: opts.bodyLimit,
@@ -186,10 +302,13 @@ export async function buildApiServer(opts: ApiServerOptions): Promise<ApiServer>
     app,
     keys,
     pending,
+    streams: hub,
     metrics,
     async close() {
       await app.close();
       await pending?.close();
+      await hub?.close();
+      await bus?.close();
       await v2?.tvm.close();
       await limiter.close();
     },

@@ -18,8 +18,18 @@ export interface Command {
   args?: string;
   details?: string;
   options?: Record<string, OptionSpec>;
-  subcommands?: Command[];
+  subcommands?: (Command | LazyCommand)[];
   run?: (ctx: RunContext) => Promise<number> | number;
+}
+
+/**
+ * A subcommand whose module is imported only when it is the one chosen: its parent's help needs just the name and
+ * summary (which must be the loaded command's own), so `tongate --help` loads none of the command modules.
+ */
+export interface LazyCommand {
+  name: string;
+  summary: string;
+  load: () => Promise<Command>;
 }
 
 export interface RunContext {
@@ -89,7 +99,7 @@ export async function runCommand(root: Command, argv: string[], io: Io = default
       io.err(`${path.join(' ')}: unknown command '${rest[0]}' (see '${path.join(' ')} --help')`);
       return 2;
     }
-    cmd = next;
+    cmd = 'load' in next ? await next.load() : next;
     path.push(next.name);
     rest = rest.slice(1);
   }

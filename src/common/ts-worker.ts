@@ -1,5 +1,7 @@
-// Worker threads whose entry is TypeScript: the worker registers tsx's loader before importing its entry. `--import
-// tsx` in execArgv would be the natural way, but Node 20 ignores --import for worker threads (checked on 20.20).
+// Worker threads whose entry is one of our modules. Run from the sources (tsx, tests), the entry is TypeScript and the
+// worker registers tsx's loader before importing it: `--import tsx` in execArgv would be the natural way, but Node 20
+// ignores --import for worker threads (checked on 20.20). Run from the compiled dist/ (scripts/build.mjs), the entry
+// is the compiled .js beside the caller and the worker imports it directly, without tsx.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -26,11 +28,23 @@ function tsxApiUrl(): string {
   return tsxApi;
 }
 
-/** Starts a worker thread running the TypeScript module `entry` (a file URL), with `data` as its workerData. */
+/**
+ * The worker entry to start for `source`, the URL of a .ts module (e.g. ./worker.ts beside the caller), given the
+ * caller's import.meta.url `from`: the compiled .js twin when the caller is compiled JavaScript, else `source` itself.
+ */
+export function workerEntry(source: URL, from: string): string {
+  return from.endsWith('.js') ? source.href.replace(/\.ts$/, '.js') : source.href;
+}
+
+/**
+ * Starts a worker thread running the module `entry` (a file URL from workerEntry), with `data` as its workerData:
+ * a compiled .js entry directly, a .ts one through tsx's loader.
+ */
 export function startTsWorker(
   entry: string,
   data: Record<string, unknown>,
   opts: Omit<WorkerOptions, 'eval' | 'workerData'> = {},
 ): Worker {
+  if (!entry.endsWith('.ts')) return new Worker(new URL(entry), { ...opts, workerData: { ...data } });
   return new Worker(BOOTSTRAP, { ...opts, eval: true, workerData: { ...data, tsx: tsxApiUrl(), entry } });
 }

@@ -6,6 +6,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPlug
 import type { Logger } from 'pino';
 import { Histogram, type Registry, renderFamilies } from '../common/index.ts';
 import { requestApiKey } from './access.ts';
+import { type ExplorerOptions, registerExplorers } from './explorer.ts';
 import { BodyParseError, checkJsonText, checkQueryText, jsonBodyText } from './input-guard.ts';
 import { REDACTING_SERIALIZERS, redactUrl } from './redact.ts';
 
@@ -24,6 +25,8 @@ export interface HttpServerOptions {
   health?: () => Promise<HealthReport>;
   bodyLimit?: number;
   apis: Array<{ prefix: string; plugin: FastifyPluginAsync }>;
+  /** The explorer pages (<prefix>/ of each documented API) and the landing page at /. */
+  explorer?: ExplorerOptions;
   /** Seconds a request may take end to end before the socket is answered 503 by Node; default 60. */
   requestTimeoutSec?: number;
 }
@@ -116,6 +119,7 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<Fastify
     reply.code(report.ok ? 200 : 503).send(report);
   });
   for (const api of opts.apis) await app.register(api.plugin, { prefix: api.prefix });
+  if (opts.explorer) registerExplorers(app, opts.explorer);
   app.setNotFoundHandler((req, reply) => {
     reply.code(404).send({ error: `no route ${req.method} ${redactUrl(req.url).split('?')[0]}` });
   });

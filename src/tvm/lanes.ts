@@ -3,7 +3,7 @@
 import type { Worker } from 'node:worker_threads';
 import type { ExecutorVerbosity } from '@ton/sandbox';
 import { TvmError } from '../common/errors.ts';
-import { startTsWorker } from '../common/ts-worker.ts';
+import { startTsWorker, workerEntry } from '../common/ts-worker.ts';
 import { CALL_NAMES, type Call, encodeCall } from './calls.ts';
 import { createJobHandler } from './job-handler.ts';
 import { BlobSender, type WireResult, type WorkerReply, type WorkerRequest } from './wire.ts';
@@ -37,7 +37,7 @@ export interface LaneEvents {
 /** Consecutive failed starts after which a lane gives up instead of respawning forever. */
 const MAX_START_FAILURES = 3;
 
-const WORKER_ENTRY = new URL('./worker.ts', import.meta.url).href;
+const WORKER_ENTRY = workerEntry(new URL('./worker.ts', import.meta.url), import.meta.url);
 
 function settle<T>(p: Promise<T>): Promise<void> {
   return p.then(

@@ -52,6 +52,8 @@ export interface FixtureOptions {
   activitySteps?: number;
   server?: Omit<ApiServerOptions, 'db' | 'lite'>;
   blockIntervalMs?: number;
+  /** Funded user wallets (role "user") per wallet version; default none. */
+  userWalletsPerVersion?: number;
 }
 
 export async function startApiFixture(opts: FixtureOptions): Promise<ApiFixture> {
@@ -59,6 +61,7 @@ export async function startApiFixture(opts: FixtureOptions): Promise<ApiFixture>
     seed: opts.seed,
     steps: opts.activitySteps,
     blockIntervalMs: opts.blockIntervalMs,
+    userWalletsPerVersion: opts.userWalletsPerVersion,
   });
   const pool = createLitePool({ servers: (await loadGlobalConfig(info.globalConfigFile)).liteservers });
   await pool.ready({ timeoutMs: 10_000 });

@@ -1,5 +1,6 @@
 // Validates our v3 responses against the public v3 OpenAPI document (../shared/specs/v3-openapi.yaml), the
-// reference we do not write ourselves. OpenAPI 3.0 schemas are JSON Schema with a few extras: `nullable`
+// reference we do not write ourselves (and, at the end of the file, answers against an OpenAPI 3.1 document such as
+// our own /api/v2/openapi.json). OpenAPI 3.0 schemas are JSON Schema with a few extras: `nullable`
 // becomes a type union here, refs point into components/schemas. Ajv (the maintained JSON-schema library)
 // does the validation; strictness off because the document uses keywords Ajv does not know (example,
 // format names such as int64).
@@ -9,6 +10,7 @@
 // into the schema before compiling, each with its reason, so a deviation is never silently accepted.
 import { readFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { parse } from 'yaml';
 import { sharedPath } from '../support/vectors.ts';
 
@@ -321,3 +323,320 @@ export function validateAgainstDocument(
 export function openApiToJsonSchema(schema: unknown): unknown {
   return convert(schema);
 }
+
+// ---- OpenAPI 3.1 (our /api/v2/openapi.json) -------------------------------------------------------------------
+// In 3.1 a schema object is JSON Schema 2020-12 as it is (type unions instead of `nullable`, const, prefixItems), so
+// no conversion: refs into components/schemas are pointed at a `$defs` copy and Ajv's 2020 dialect validates.
+
+type Ajv2020Instance = InstanceType<typeof Ajv2020>;
+
+function ajv2020(opts: { coerce?: boolean; strict?: boolean } = {}): Ajv2020Instance {
+  return new Ajv2020({
+    strict: opts.strict ?? false,
+    allErrors: true,
+    allowUnionTypes: true,
+    ...(opts.strict ? { formats: { int32: true, int64: true } } : { validateFormats: false }),
+    ...(opts.coerce ? { coerceTypes: 'array' as const } : {}),
+  });
+}
+
+const COMPONENT_REF = /"#\/components\/schemas\//g;
+const inDoc = (schema: unknown): Json => JSON.parse(JSON.stringify(schema).replace(COMPONENT_REF, '"doc#/$defs/'));
+
+function messages(fn: ValidateFunction): string[] {
+  return (fn.errors ?? []).map(
+    (e) => `${e.instancePath || '/'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`,
+  );
+}
+
+/** Resolves a `$ref` into components (#/components/<kind>/<name>) of `doc`; other objects as they are. */
+function resolved(doc: Json, node: Json | undefined): Json | undefined {
+  const r = node?.$ref;
+  if (typeof r !== 'string') return node;
+  const m = /^#\/components\/([^/]+)\/(.+)$/.exec(r);
+  return m ? doc.components?.[m[1]!]?.[m[2]!] : undefined;
+}
+
+export interface OpenApi31 {
+  doc: Json;
+  /** Errors (empty when valid) of `value` against `schema`, a schema of the document. */
+  errors(schema: Json, value: unknown): string[];
+  /** Errors of a query parameter's text (repeated: several) read as its schema's type (integer, boolean, array). */
+  queryErrors(schema: Json, value: string | string[]): string[];
+  /** The operation of method+path (a key of `paths`), or undefined. */
+  operation(method: 'get' | 'post', path: string): Json | undefined;
+  /** The JSON schema of the answer with `status`; undefined when the operation declares no such status. */
+  responseSchema(method: 'get' | 'post', path: string, status: number): Json | undefined;
+}
+
+/** A validator of answers and requests against an OpenAPI 3.1 document. */
+export function openApi31(doc: Json): OpenApi31 {
+  const plain = ajv2020();
+  const coercing = ajv2020({ coerce: true });
+  const defs = inDoc(doc.components?.schemas ?? {});
+  plain.addSchema({ $id: 'doc', $defs: defs });
+  coercing.addSchema({ $id: 'doc', $defs: defs });
+  const compiled = new Map<string, ValidateFunction>();
+  const compile = (ajv: Ajv2020Instance, key: string, schema: Json) => {
+    let fn = compiled.get(key);
+    if (!fn) {
+      fn = ajv.compile(schema);
+      compiled.set(key, fn);
+    }
+    return fn;
+  };
+  const operation = (method: 'get' | 'post', path: string): Json | undefined => doc.paths?.[path]?.[method];
+  return {
+    doc,
+    errors(schema, value) {
+      const s = inDoc(schema);
+      const fn = compile(plain, `plain ${JSON.stringify(s)}`, s);
+      return fn(value) ? [] : messages(fn);
+    },
+    queryErrors(schema, value) {
+      const s = { type: 'object', properties: { v: inDoc(schema) } };
+      const fn = compile(coercing, `query ${JSON.stringify(s)}`, s);
+      // Coercion rewrites the data in place; a copy keeps the caller's value.
+      return fn({ v: Array.isArray(value) ? [...value] : value }) ? [] : messages(fn);
+    },
+    operation,
+    responseSchema(method, path, status) {
+      const resp = resolved(doc, operation(method, path)?.responses?.[String(status)]);
+      return resp?.content?.['application/json']?.schema;
+    },
+  };
+}
+
+/**
+ * What makes `doc` not a usable OpenAPI 3.1 document (empty when none): the shape of the document, operations,
+ * parameters, request bodies and responses; every `$ref` resolves; operation ids unique; the tags and security
+ * schemes used are declared; and every schema compiles as JSON Schema 2020-12 in Ajv's strict mode (which also
+ * checks them against the 2020-12 meta-schema and refuses unknown keywords such as 3.0's `nullable`).
+ */
+export function openApi31Problems(doc: Json): string[] {
+  const problems: string[] = [];
+  const structure = ajv2020().compile(OPENAPI31_SHAPE);
+  if (!structure(doc)) problems.push(...messages(structure));
+  const refs: string[] = [];
+  const walk = (v: unknown) => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        if (k === '$ref') refs.push(String(x));
+        else walk(x);
+      }
+    }
+  };
+  walk(doc);
+  for (const r of refs) {
+    if (resolved(doc, { $ref: r }) === undefined) problems.push(`unresolved $ref ${r}`);
+  }
+  const strict = ajv2020({ strict: true });
+  strict.addSchema({ $id: 'doc', $defs: inDoc(doc.components?.schemas ?? {}) });
+  for (const [name, schema] of Object.entries<Json>(doc.components?.schemas ?? {})) {
+    // Ajv knows 3.0's `nullable` as a keyword of its own, so strict mode lets it through; 3.1 has no such keyword.
+    for (const k of schemaKeywords(schema)) {
+      if (k === 'nullable') problems.push(`components.schemas.${name}: nullable is OpenAPI 3.0 (use a type union)`);
+    }
+    try {
+      strict.getSchema(`doc#/$defs/${name}`);
+    } catch (e) {
+      problems.push(`components.schemas.${name}: ${(e as Error).message}`);
+    }
+  }
+  const ids = new Set<string>();
+  const tags = new Set<string>((doc.tags ?? []).map((t: Json) => t.name));
+  const schemes = new Set(Object.keys(doc.components?.securitySchemes ?? {}));
+  for (const [path, item] of Object.entries<Json>(doc.paths ?? {})) {
+    for (const [method, op] of Object.entries<Json>(item)) {
+      const where = `${method} ${path}`;
+      if (op.operationId) {
+        if (ids.has(op.operationId)) problems.push(`${where}: operationId ${op.operationId} repeated`);
+        ids.add(op.operationId);
+      }
+      for (const t of op.tags ?? []) if (!tags.has(t)) problems.push(`${where}: tag ${t} is not declared`);
+      for (const req of [...(op.security ?? []), ...(doc.security ?? [])]) {
+        for (const s of Object.keys(req)) if (!schemes.has(s)) problems.push(`${where}: security scheme ${s}?`);
+      }
+      const names = (op.parameters ?? []).map((p: Json) => `${p.in}:${p.name}`);
+      if (new Set(names).size !== names.length) problems.push(`${where}: a parameter is repeated`);
+      const schemas: Json[] = [
+        ...(op.parameters ?? []).map((p: Json) => p.schema),
+        ...Object.values<Json>(op.requestBody?.content ?? {}).map((c) => c.schema),
+        ...Object.values<Json>(op.responses ?? {}).flatMap((r) =>
+          Object.values<Json>(resolved(doc, r)?.content ?? {}).map((c) => c.schema),
+        ),
+      ];
+      for (const s of schemas) {
+        try {
+          strict.compile(inDoc(s));
+        } catch (e) {
+          problems.push(`${where}: ${(e as Error).message}`);
+        }
+      }
+    }
+  }
+  return problems;
+}
+
+/** The keywords used anywhere in a schema (property names of `properties` and the like are not keywords). */
+function schemaKeywords(schema: unknown, out: string[] = []): string[] {
+  if (Array.isArray(schema)) for (const s of schema) schemaKeywords(s, out);
+  else if (schema && typeof schema === 'object') {
+    for (const [k, v] of Object.entries(schema)) {
+      out.push(k);
+      if (k === 'properties' || k === 'patternProperties' || k === '$defs' || k === 'dependentSchemas') {
+        for (const sub of Object.values(v as Json)) schemaKeywords(sub, out);
+      } else if (k !== 'const' && k !== 'enum' && k !== 'default' && k !== 'examples') schemaKeywords(v, out);
+    }
+  }
+  return out;
+}
+
+// The parts of the OpenAPI 3.1 document structure (spec sections 4.8.x) a document of ours uses, written from the
+// specification's text: what is required, which values are allowed, what may appear where.
+const REF_OR = (schema: Json): Json => ({
+  oneOf: [{ type: 'object', required: ['$ref'], properties: { $ref: { type: 'string' } } }, schema],
+});
+const MEDIA = { type: 'object', additionalProperties: { type: 'object', required: ['schema'] } };
+const RESPONSE = REF_OR({
+  type: 'object',
+  required: ['description'],
+  not: { required: ['$ref'] },
+  properties: {
+    description: { type: 'string' },
+    headers: { type: 'object', additionalProperties: { type: 'object' } },
+    content: MEDIA,
+  },
+  additionalProperties: false,
+});
+const PARAMETER = {
+  type: 'object',
+  required: ['name', 'in'],
+  properties: {
+    name: { type: 'string', minLength: 1 },
+    in: { enum: ['query', 'header', 'path', 'cookie'] },
+    description: { type: 'string' },
+    required: { type: 'boolean' },
+    style: { enum: ['form', 'simple', 'label', 'matrix', 'spaceDelimited', 'pipeDelimited', 'deepObject'] },
+    explode: { type: 'boolean' },
+    schema: { type: 'object' },
+  },
+  // A path parameter must say required: true.
+  anyOf: [
+    { properties: { in: { enum: ['query', 'header', 'cookie'] } } },
+    { required: ['required'], properties: { required: { const: true } } },
+  ],
+  additionalProperties: false,
+};
+const SECURITY_REQ = { type: 'array', items: { type: 'object', additionalProperties: { type: 'array' } } };
+const OPERATION = {
+  type: 'object',
+  required: ['responses'],
+  properties: {
+    operationId: { type: 'string' },
+    tags: { type: 'array', items: { type: 'string' } },
+    summary: { type: 'string' },
+    description: { type: 'string' },
+    deprecated: { type: 'boolean' },
+    security: SECURITY_REQ,
+    parameters: { type: 'array', items: PARAMETER },
+    requestBody: {
+      type: 'object',
+      required: ['content'],
+      properties: { description: { type: 'string' }, required: { type: 'boolean' }, content: MEDIA },
+      additionalProperties: false,
+    },
+    responses: {
+      type: 'object',
+      minProperties: 1,
+      propertyNames: { pattern: '^([1-5][0-9X]{2}|default)$' },
+      additionalProperties: RESPONSE,
+    },
+  },
+  additionalProperties: false,
+};
+const OPENAPI31_SHAPE: Json = {
+  type: 'object',
+  required: ['openapi', 'info'],
+  anyOf: [{ required: ['paths'] }, { required: ['components'] }, { required: ['webhooks'] }],
+  properties: {
+    openapi: { type: 'string', pattern: '^3\\.1\\.\\d+$' },
+    info: {
+      type: 'object',
+      required: ['title', 'version'],
+      properties: { title: { type: 'string' }, version: { type: 'string' }, description: { type: 'string' } },
+      additionalProperties: false,
+    },
+    jsonSchemaDialect: { type: 'string' },
+    servers: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['url'],
+        properties: { url: { type: 'string' }, description: { type: 'string' } },
+      },
+    },
+    tags: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name'],
+        properties: { name: { type: 'string' }, description: { type: 'string' } },
+      },
+    },
+    security: SECURITY_REQ,
+    paths: {
+      type: 'object',
+      propertyNames: { pattern: '^/' },
+      additionalProperties: {
+        type: 'object',
+        propertyNames: {
+          enum: [
+            'get',
+            'put',
+            'post',
+            'delete',
+            'options',
+            'head',
+            'patch',
+            'trace',
+            'summary',
+            'description',
+            'parameters',
+            'servers',
+          ],
+        },
+        additionalProperties: OPERATION,
+      },
+    },
+    components: {
+      type: 'object',
+      properties: {
+        schemas: { type: 'object', propertyNames: { pattern: '^[a-zA-Z0-9.\\-_]+$' } },
+        responses: {
+          type: 'object',
+          propertyNames: { pattern: '^[a-zA-Z0-9.\\-_]+$' },
+          additionalProperties: RESPONSE,
+        },
+        headers: {
+          type: 'object',
+          additionalProperties: { type: 'object', required: ['schema'], properties: { schema: { type: 'object' } } },
+        },
+        securitySchemes: {
+          type: 'object',
+          additionalProperties: {
+            type: 'object',
+            required: ['type'],
+            properties: { type: { enum: ['apiKey', 'http', 'mutualTLS', 'oauth2', 'openIdConnect'] } },
+            // An apiKey scheme names its parameter and where it goes.
+            anyOf: [
+              { properties: { type: { not: { const: 'apiKey' } } } },
+              { required: ['name', 'in'], properties: { in: { enum: ['query', 'header', 'cookie'] } } },
+            ],
+          },
+        },
+      },
+    },
+  },
+};

@@ -683,6 +683,7 @@ describe('REST and JSON-RPC forms of every v2 method', () => {
       getWalletInformation: { params: { address: wallet, seqno } },
       getAddressBalance: { params: { address: wallet, seqno } },
       getAddressState: { params: { address: wallet, seqno } },
+      getShardAccountCell: { params: { address: wallet, seqno } },
       getTokenData: { params: { address: jetton.toString(), seqno } },
       getMasterchainInfo: { params: {}, moving: true },
       getMasterchainBlockSignatures: { params: { seqno } },

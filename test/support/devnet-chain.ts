@@ -34,6 +34,8 @@ export async function startDevnetChain(opts: {
   blockIntervalMs?: number;
   /** Stop the node once the activity is done (the store stays readable). */
   stop?: boolean;
+  /** Funded user wallets (role "user") per wallet version in genesis; default none. */
+  userWalletsPerVersion?: number;
 }): Promise<DevnetChain> {
   const dir = await mkdtemp(join(tmpdir(), `tongate-${opts.seed}-`));
   const node = createDevnetNode({
@@ -43,6 +45,7 @@ export async function startDevnetChain(opts: {
     blockIntervalMs: opts.blockIntervalMs ?? 100,
     sync: false,
     seed: opts.seed,
+    userWalletsPerVersion: opts.userWalletsPerVersion,
   });
   const info = await node.start();
   let counters: ActivityCounters | null = null;

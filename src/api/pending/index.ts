@@ -19,5 +19,5 @@ export {
   type PendingTraces,
   type PendingTracesOptions,
 } from './service.ts';
-export { deleteExpiredPendingTraces, writePendingTrace } from './store.ts';
+export { deleteExpiredPendingTraceKeys, deleteExpiredPendingTraces, writePendingTrace } from './store.ts';
 export { pendingTransactionJson } from './transaction-json.ts';

@@ -14,7 +14,7 @@ import type { V2Context } from '../v2/plugin.ts';
 import { detectInterfaces } from './detect.ts';
 import { emulateTrace, type TraceLimits } from './emulate-trace.ts';
 import { type PendingTraceRow, pendingTraceInput, pendingTraceRow } from './pending-row.ts';
-import { deleteExpiredPendingTraces, writePendingTrace } from './store.ts';
+import { deleteExpiredPendingTraceKeys, writePendingTrace } from './store.ts';
 
 export interface PendingTracesOptions {
   db: Database;
@@ -31,8 +31,10 @@ export interface PendingTracesOptions {
   limits?: Partial<TraceLimits>;
   /** Wall clock in milliseconds. Default Date.now. */
   clock?: () => number;
-  /** Called with each stored row (tests, metrics). */
+  /** Called with each stored row (streams, tests). */
   onStored?: (row: PendingTraceRow) => void;
+  /** Called with the keys of rows that expired without their trace landing (streams retract them). */
+  onExpired?: (traceKeys: string[]) => void;
 }
 
 export interface PendingTraces {
@@ -115,9 +117,13 @@ export function createPendingTraces(opts: PendingTracesOptions): PendingTraces {
   const sweepEvery = opts.sweepIntervalMs ?? Math.max(1_000, Math.floor(ttlMs / 2));
   let sweeping: Promise<unknown> = Promise.resolve();
   const sweep = setInterval(() => {
-    sweeping = deleteExpiredPendingTraces(opts.db, new Date(clock())).catch((err: unknown) =>
-      log.warn({ err: err instanceof Error ? err.message : String(err) }, 'Pending trace sweep failed'),
-    );
+    sweeping = deleteExpiredPendingTraceKeys(opts.db, new Date(clock()))
+      .then((keys) => {
+        if (keys.length > 0) opts.onExpired?.(keys);
+      })
+      .catch((err: unknown) =>
+        log.warn({ err: err instanceof Error ? err.message : String(err) }, 'Pending trace sweep failed'),
+      );
   }, sweepEvery);
   sweep.unref();
 

@@ -30,6 +30,19 @@ export async function writePendingTrace(db: Queryable, row: PendingTraceRow, exp
 
 /** Drops the rows that expired before `now`; returns how many. */
 export async function deleteExpiredPendingTraces(db: Queryable, now: Date): Promise<number> {
-  const r = await db.query('DELETE FROM pending_traces WHERE expires_at < $1', [now.toISOString()]);
-  return r.rowCount;
+  return (await deleteExpiredPendingTraceKeys(db, now)).length;
+}
+
+/**
+ * Deletes the rows past their expiry and returns the keys of those whose trace never landed (no trace in the index
+ * starts with their message): the emulations that turned out wrong, which streams retract (trace_invalidated).
+ */
+export async function deleteExpiredPendingTraceKeys(db: Queryable, now: Date): Promise<string[]> {
+  const r = await db.query<{ trace_key: string }>(
+    `WITH gone AS (DELETE FROM pending_traces WHERE expires_at < $1 RETURNING trace_key)
+     SELECT G.trace_key FROM gone G
+     WHERE NOT EXISTS (SELECT 1 FROM traces E WHERE E.external_hash_norm = G.trace_key)`,
+    [now.toISOString()],
+  );
+  return r.rows.map((x) => String(x.trace_key));
 }

@@ -10,6 +10,7 @@ import type { V2Options } from './context.ts';
 import { type ApiTvm, createApiTvm } from './emulate/executor.ts';
 import { v2Methods } from './methods/index.ts';
 import type { V2Method } from './methods/types.ts';
+import { openApiRoute } from './openapi/route.ts';
 import { V2Params } from './params.ts';
 
 export interface V2Context extends V2Options {
@@ -163,5 +164,6 @@ export function v2Plugin(opts: V2Options): FastifyPluginAsync {
           .send({ ...b, ...rpc });
       }
     });
+    openApiRoute(app, v2Methods, opts.version);
   };
 }

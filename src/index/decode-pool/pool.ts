@@ -8,7 +8,7 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { IndexError } from '../../common/index.ts';
-import { startTsWorker } from '../../common/ts-worker.ts';
+import { startTsWorker, workerEntry } from '../../common/ts-worker.ts';
 import type { DecodedUnit, UnitDecoder } from '../index-mc-block.ts';
 import type { BlockSource } from '../source/types.ts';
 import {
@@ -22,7 +22,7 @@ import {
   unitFromWire,
 } from './wire.ts';
 
-const WORKER_ENTRY = new URL('./worker.ts', import.meta.url).href;
+const WORKER_ENTRY = workerEntry(new URL('./worker.ts', import.meta.url), import.meta.url);
 /** Decodes one thread works on at once: each waits part of the time for the main thread's source. */
 const PER_THREAD = 2;
 const MAX_START_FAILURES = 3;

@@ -1,6 +1,7 @@
 // getAddressInformation, getExtendedAddressInformation, getWalletInformation, getAddressBalance, getAddressState,
-// getTokenData (v2-api.md §6.1). Each reads the account at the head (or at masterchain `seqno`) through one pinned
-// liteserver; the read is cached (briefly at the head, for good at a fixed seqno) and shared by all five renderings.
+// getTokenData (v2-api.md §6.1), getShardAccountCell (§6.9). Each reads the account at the head (or at masterchain
+// `seqno`) through one pinned liteserver; the read is cached (briefly at the head, for good at a fixed seqno) and
+// shared by all the renderings.
 import type { Address, Cell, TupleItem } from '@ton/core';
 import { beginCell } from '@ton/core';
 import type { tonNode_blockIdExt } from 'ton-lite-client/dist/schema.js';
@@ -14,7 +15,13 @@ import {
   parseAddress,
 } from '../../../ton/index.ts';
 import { cachedAnswer, LATEST_TTL_MS } from '../cache.ts';
-import { type AccountAt, latestConfig, masterchainBlock, readAccount } from '../emulate/chain-state.ts';
+import {
+  type AccountAt,
+  latestConfig,
+  masterchainBlock,
+  readAccount,
+  shardAccountCell,
+} from '../emulate/chain-state.ts';
 import { runGetMethodOn } from '../emulate/get-method.ts';
 import type { V2Params } from '../params.ts';
 import type { V2Context } from '../plugin.ts';
@@ -301,5 +308,16 @@ export const accountMethods: V2Method[] = [
     name: 'getTokenData',
     verbs: 'read',
     run: (p, ctx) => tokenData(ctx, p),
+  },
+  {
+    // toncenter 2.1 (tonlib getShardAccountCell): the ShardAccount as the shard state holds it, the Account cell by
+    // reference with the last transaction's hash and lt, as one BoC (account_none for a never-used address).
+    name: 'getShardAccountCell',
+    verbs: 'read',
+    async run(p, ctx) {
+      const { address, seqno } = readArgs(p);
+      const a = await accountAt(ctx, p, address, seqno);
+      return { '@type': 'tvm.cell', bytes: formatBocBase64(shardAccountCell(a)) };
+    },
   },
 ];

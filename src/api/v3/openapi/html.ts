@@ -1,4 +1,4 @@
-// The docs page at /api/v3/ (and /api/v3/index.html): the OpenAPI document rendered to plain HTML on the server,
+// The reference page at /api/v3/reference: the OpenAPI document rendered to plain HTML on the server,
 // self-contained (inline CSS, no script, no CDN) so it works on an offline machine.
 import type { OpenApiDocument } from './document.ts';
 import type { Schema } from './schemas.ts';

@@ -14,8 +14,8 @@ import { buildOpenApiDocument, type OpenApiDocument } from './document.ts';
 import { ROUTES } from './routes.ts';
 
 const PREFIX = '/api/v3';
-/** The docs page itself is HTML, not an API operation; everything else must be in the document. */
-const HTML_PAGES = new Set([`${PREFIX}`, `${PREFIX}/`, `${PREFIX}/index.html`]);
+/** The reference page itself is HTML, not an API operation; everything else must be in the document. */
+const HTML_PAGES = new Set([`${PREFIX}/reference`]);
 
 let app: FastifyInstance;
 /** Method + URL of every route the v3 plugin registered, seen by our own onRoute hook. */
@@ -121,9 +121,9 @@ describe('v3 OpenAPI document', () => {
     }
   });
 
-  it('serves a self-contained docs page at /api/v3/ and /api/v3/index.html', async () => {
+  it('serves a self-contained reference page at /api/v3/reference', async () => {
     const doc = await servedDocument();
-    for (const url of [`${PREFIX}/`, PREFIX, `${PREFIX}/index.html`]) {
+    for (const url of [`${PREFIX}/reference`, `${PREFIX}/reference/`]) {
       const r = await app.inject({ method: 'GET', url });
       expect(r.statusCode, url).toBe(200);
       expect(r.headers['content-type']).toMatch(/^text\/html/);

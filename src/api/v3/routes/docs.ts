@@ -1,4 +1,5 @@
-// GET /openapi.json (our OpenAPI document) and the docs page rendering it at / and /index.html.
+// GET /openapi.json (our OpenAPI document) and /reference, the document rendered to a static page (no script). The
+// interactive explorer at / and /index.html is the HTTP server's (src/http/explorer.ts), over this document.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { buildOpenApiDocument, type OpenApiDocument } from '../openapi/document.ts';
 import { renderDocsPage } from '../openapi/html.ts';
@@ -21,6 +22,5 @@ export const docsRoutes: V3RouteGroup = (app, ctx) => {
     page ??= renderDocsPage(documentOf(app), `${app.prefix}/openapi.json`);
     return reply.type('text/html; charset=utf-8').send(page);
   };
-  app.get('/', async (_req, reply) => sendPage(reply));
-  app.get('/index.html', async (_req, reply) => sendPage(reply));
+  app.get('/reference', async (_req, reply) => sendPage(reply));
 };

@@ -1,0 +1,419 @@
+// Issue 20: the Streaming API v2 over a live devnet with an indexed PostgreSQL database, through real clients: an SSE
+// reader over plain HTTP (test/support/sse-client.ts) and the `ws` package. The test runs the index worker's loop
+// itself (index every published block, assemble traces, classify), so events become final as they would under
+// `tongate work`. Transfers are signed here with the devnet's user wallets and sent with @ton/ton's TonClient through
+// our v2 JSON-RPC: each arrives first as `pending` (from the emulation the send path runs), then `finalized` (from
+// the index), with payloads equal to what v3 returns for the same rows. Also: validation messages byte for byte on
+// both transports, ping/ack ids, a client that disconnects while 20 transfers land and resumes by cursor, and a
+// client that stops reading.
+import { createConnection } from 'node:net';
+import { Address, internal } from '@ton/core';
+import { mnemonicToPrivateKey } from '@ton/crypto';
+import { TonClient, WalletContractV4, WalletContractV5R1 } from '@ton/ton';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { classifyMcBlock } from '../../src/index/actions/index.ts';
+import { createLiteSource, indexMcBlock } from '../../src/index/index.ts';
+import { assembleTraces } from '../../src/index/traces/index.ts';
+import { notifications, openSse } from '../support/sse-client.ts';
+import { normalizedHash } from '../support/wallet-messages.ts';
+import { type ApiFixture, startApiFixture } from './fixture.ts';
+
+const SSE = '/api/streaming/v2/sse';
+const WS = '/api/streaming/v2/ws';
+type Json = Record<string, unknown>;
+
+interface UserWallet {
+  address: Address;
+  raw: string;
+  /** Sends a transfer with @ton/ton through our JSON-RPC; resolves with its trace key once the seqno moved. */
+  send(to: Address, value: bigint, comment: string): Promise<string>;
+}
+
+let f: ApiFixture;
+let client: TonClient;
+let users: UserWallet[];
+let indexed: number;
+let stopIndexer = false;
+let indexer: Promise<void>;
+
+const raw = (a: Address) => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A fresh address nobody else sends to (a deterministic hash per label). */
+const fresh = (label: string) =>
+  new Address(0, Buffer.from(Array.from({ length: 32 }, (_, i) => (label.charCodeAt(i % label.length) + i * 7) & 255)));
+
+/** The index worker's loop: every published block indexed, traces assembled, what became final classified. */
+async function indexLoop(): Promise<void> {
+  const db = f.db!.db;
+  const source = createLiteSource(f.pool);
+  while (!stopIndexer) {
+    const top = (await f.lite.getMasterchainInfo()).last.seqno;
+    for (let n = indexed + 1; n <= top && !stopIndexer; n++) {
+      await indexMcBlock(n, { source, db });
+      indexed = n;
+    }
+    for (const b of await assembleTraces(db)) await classifyMcBlock(b.mcSeqno, { db });
+    await sleep(200);
+  }
+}
+
+async function userWallets(): Promise<UserWallet[]> {
+  const entries = JSON.parse(
+    await import('node:fs/promises').then((fs) => fs.readFile(f.info.walletsFile, 'utf8')),
+  ) as Array<{ version: string; mnemonic: string[]; role?: string; networkGlobalId?: number }>;
+  const out: UserWallet[] = [];
+  for (const e of entries.filter((w) => w.role === 'user')) {
+    const keys = await mnemonicToPrivateKey(e.mnemonic);
+    const contract =
+      e.version === 'v5r1'
+        ? WalletContractV5R1.create({
+            workchain: 0,
+            publicKey: keys.publicKey,
+            walletId: { networkGlobalId: e.networkGlobalId ?? -217 },
+          })
+        : WalletContractV4.create({ workchain: 0, publicKey: keys.publicKey });
+    // One sender of both wallet classes (their sendTransfer argument types differ only in v5's extra fields).
+    const opened = client.open(contract as WalletContractV4);
+    out.push({
+      address: contract.address,
+      raw: raw(contract.address),
+      async send(to, value, comment) {
+        const seqno = await opened.getSeqno();
+        const body = opened.createTransfer({
+          seqno,
+          secretKey: keys.secretKey,
+          messages: [internal({ to, value, bounce: false, body: comment })],
+        });
+        // The key clients subscribe to a trace by: the normalized hash of its external message (TEP-467).
+        const traceKey = normalizedHash(contract.address, body).toString('base64');
+        await client.sendExternalMessage(contract, body);
+        // The next transfer of this wallet needs the new seqno on chain.
+        for (let i = 0; i < 200 && (await opened.getSeqno()) === seqno; i++) await sleep(100);
+        return traceKey;
+      },
+    });
+  }
+  return out;
+}
+
+beforeAll(async () => {
+  f = await startApiFixture({
+    seed: 'streaming',
+    db: 'postgres',
+    activitySteps: 0,
+    blockIntervalMs: 500,
+    userWalletsPerVersion: 2,
+    // TONGATE_TEST_LOG=debug shows the server's log (stream opens and closes, feed state).
+    server: {
+      streaming: { pollMs: 100, replayBlocks: 1000 },
+      logger: pino({ level: process.env.TONGATE_TEST_LOG ?? 'silent' }),
+    },
+  });
+  indexed = f.indexedThrough;
+  indexer = indexLoop();
+  client = new TonClient({ endpoint: `${f.base}/api/v2/jsonRPC` });
+  users = await userWallets();
+  expect(users.length).toBeGreaterThanOrEqual(2);
+  await f.server.streams!.ready();
+}, 300_000);
+
+afterAll(async () => {
+  stopIndexer = true;
+  await indexer?.catch(() => {});
+  await f?.close();
+});
+
+function sub(addresses: string[], extra: Json = {}): Json {
+  return { types: ['transactions', 'actions', 'account_state_change'], addresses, ...extra };
+}
+
+/** A WebSocket client that keeps every frame. */
+async function openWs(query = ''): Promise<{
+  ws: WebSocket;
+  frames: Json[];
+  next(match: (j: Json) => boolean, timeoutMs?: number): Promise<Json>;
+  ask(msg: unknown): Promise<Json>;
+}> {
+  const ws = new WebSocket(`${f.base.replace('http', 'ws')}${WS}${query}`);
+  const frames: Json[] = [];
+  const waiters: Array<() => void> = [];
+  ws.on('message', (d) => {
+    frames.push(JSON.parse(String(d)) as Json);
+    for (const w of waiters.splice(0)) w();
+  });
+  await new Promise((r, j) => {
+    ws.once('open', r);
+    ws.once('error', j);
+  });
+  const wait = () =>
+    new Promise<void>((r) => {
+      const t = setTimeout(r, 500);
+      waiters.push(() => {
+        clearTimeout(t);
+        r();
+      });
+    });
+  return {
+    ws,
+    frames,
+    async next(match, timeoutMs = 60_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const hit = frames.find(match);
+        if (hit) return hit;
+        if (Date.now() > deadline)
+          throw new Error(`no matching WebSocket frame within ${timeoutMs} ms (${frames.length} frames)`);
+        await wait();
+      }
+    },
+    async ask(msg) {
+      const before = frames.length;
+      ws.send(typeof msg === 'string' ? msg : JSON.stringify(msg));
+      while (frames.length === before) await wait();
+      return frames[before]!;
+    },
+  };
+}
+
+describe('Streaming API v2: a transfer as it happens', () => {
+  it('arrives pending, then finalized, with payloads equal to v3', async () => {
+    const to = fresh('stream-transfer');
+    const sender = users[0]!;
+    const s = await openSse(`${f.base}${SSE}`, sub([raw(to), sender.raw], { min_finality: 'pending', id: 'a' }));
+    expect(s.status, s.body).toBe(200);
+    expect(s.headers['content-type']).toBe('text/event-stream');
+    const connected = await s.next((x) => x.event === 'connected');
+    expect(JSON.parse(connected.data)).toEqual({ id: 'a', status: 'subscribed' });
+
+    // The trace by its key over a WebSocket, subscribed before the transfer is sent (the key is known from the body).
+    const w = await openWs();
+    const sending = sender.send(to, 50_000_000n, 'streamed');
+    const pending = await s.next((x) => x.event === 'event' && JSON.parse(x.data).finality === 'pending');
+    const p = JSON.parse(pending.data) as Json;
+    expect(p.type).toBe('transactions');
+    expect(pending.id).toBeUndefined();
+    const traceKey = await sending;
+    expect(p.trace_external_hash_norm).toBe(traceKey);
+    expect(
+      await w.ask({ operation: 'subscribe', id: 't', types: ['trace'], trace_external_hash_norms: [traceKey] }),
+    ).toEqual({
+      id: 't',
+      status: 'subscribed',
+    });
+    const finalTx = await s.next((x) => {
+      const j = JSON.parse(x.data) as Json;
+      return j.type === 'transactions' && j.finality === 'finalized' && j.trace_external_hash_norm === traceKey;
+    });
+    expect(finalTx.id).toMatch(/^c1\./);
+    const fin = JSON.parse(finalTx.data) as { transactions: Json[] };
+    // Both accounts are subscribed: the sender's transaction and the receiver's, lt descending.
+    expect(fin.transactions.map((t) => t.account).sort()).toEqual([raw(to), sender.raw].sort());
+    const lts = fin.transactions.map((t) => BigInt(String(t.lt)));
+    expect(lts).toEqual([...lts].sort((a, b) => (a > b ? -1 : 1)));
+    for (const t of fin.transactions) {
+      const v3 = await f.get(`/api/v3/transactions?hash=${encodeURIComponent(String(t.hash))}`);
+      expect(t.finality).toBe('finalized');
+      expect(t).toEqual(v3.body.transactions[0]);
+    }
+    // The pending transactions were the emulation of the same ones.
+    const pendingHashes = (p.transactions as Json[]).map((t) => t.account);
+    expect(pendingHashes.sort()).toEqual([raw(to), sender.raw].sort());
+
+    const actions = await s.next((x) => {
+      const j = JSON.parse(x.data) as Json;
+      return j.type === 'actions' && j.finality === 'finalized' && j.trace_external_hash_norm === traceKey;
+    });
+    const a = (JSON.parse(actions.data) as { actions: Json[] }).actions;
+    const transfer = a.find((x) => x.type === 'ton_transfer');
+    expect(transfer).toBeDefined();
+    const v3a = await f.get(
+      `/api/v3/actions?action_id=${encodeURIComponent(String(transfer!.action_id))}&include_accounts=true`,
+    );
+    expect(transfer).toEqual(v3a.body.actions[0]);
+    expect((transfer!.details as Json).comment).toBe('streamed');
+
+    // The trace: every transaction of it, the tree, its actions; equal to v3 /traces.
+    const t = await w.next((j) => j.type === 'trace' && j.finality === 'finalized');
+    expect(t.cursor).toMatch(/^c1\./);
+    const v3t = (await f.get(`/api/v3/traces?msg_hash=${encodeURIComponent(traceKey)}&include_actions=true`)).body
+      .traces[0];
+    expect(Object.keys(t.transactions as Json).sort()).toEqual(Object.keys(v3t.transactions).sort());
+    for (const [hash, tx] of Object.entries(t.transactions as Record<string, Json>)) {
+      expect(tx).toEqual(v3t.transactions[hash]);
+    }
+    expect((t.trace as Json).tx_hash).toBe(v3t.trace.tx_hash);
+    expect(((t.actions as Json[]) ?? []).map((x) => x.action_id).sort()).toEqual(
+      (v3t.actions as Json[]).map((x) => x.action_id).sort(),
+    );
+    w.ws.close();
+    s.close();
+  });
+});
+
+describe('Streaming API v2: validation, byte for byte', () => {
+  const A = '0:' + 'AB'.repeat(32);
+  const cases: Array<[Json, string, string]> = [
+    [{ types: [] }, 'types are required for subscription', 'types are required'],
+    [
+      { types: ['trace_invalidated'], addresses: [A] },
+      'invalid event type: trace_invalidated',
+      'invalid event type: trace_invalidated',
+    ],
+    [{ types: ['transactions'], addresses: ['nope'] }, 'invalid address: nope', 'invalid address: nope'],
+    [
+      { types: ['trace'], trace_external_hash_norms: [' '] },
+      'trace_external_hash_norms contains empty value',
+      'trace_external_hash_norms contains empty value',
+    ],
+    [
+      { types: ['transactions'], addresses: [A], trace_external_hash_norms: ['x'] },
+      'trace_external_hash_norms requires type "trace"',
+      'trace_external_hash_norms requires type "trace"',
+    ],
+    [
+      { types: ['trace'] },
+      'trace_external_hash_norms are required for trace subscription',
+      'trace_external_hash_norms are required for trace subscription',
+    ],
+    [{ types: ['transactions'] }, 'addresses are required for subscription', 'addresses are required'],
+  ];
+
+  it('answers each SSE mistake 400 with its message and the id', async () => {
+    for (const [body, sse] of cases) {
+      const s = await openSse(`${f.base}${SSE}`, { id: 'v', ...body });
+      expect(s.status, sse).toBe(400);
+      expect(s.body).toBe(JSON.stringify({ id: 'v', error: sse }));
+    }
+    const bad = await openSse(`${f.base}${SSE}`, { types: ['transactions'], addresses: [A], min_finality: 'soon' });
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(bad.body)).toEqual({ error: 'invalid subscription request: unknown finality state: soon' });
+    const form = await openSse(`${f.base}${SSE}`, null, {}, { contentType: 'text/plain', rawBody: 'x' });
+    expect(form.status).toBe(400);
+    expect(JSON.parse(form.body)).toEqual({ error: 'invalid subscription request: Unprocessable Entity' });
+    const key = await openSse(`${f.base}${SSE}`, sub([A]), { 'x-api-key': 'tg_nope' });
+    expect(key.status).toBe(401);
+  });
+
+  it('answers each WebSocket mistake with an error frame, echoing ids as toncenter does, and keeps the socket', async () => {
+    const { ws, ask } = await openWs();
+    for (const [body, , wsText] of cases) {
+      expect(await ask({ operation: 'subscribe', id: 'w', ...body })).toEqual({ id: 'w', error: wsText });
+    }
+    expect(await ask({ operation: 'ping', id: 'ping-42' })).toEqual({ id: 'ping-42', status: 'pong' });
+    expect(await ask({ operation: 'ping', id: '' })).toEqual({ id: '', status: 'pong' });
+    expect(await ask({ operation: 'ping' })).toEqual({ status: 'pong' });
+    expect(await ask({ operation: 'hello', id: '4' })).toEqual({ id: '4', error: 'unknown operation: hello' });
+    expect((await ask('{not json')).error).toMatch(/^invalid request envelope: /);
+    expect(await ask({ operation: 'unsubscribe', id: 'u' })).toEqual({
+      id: 'u',
+      error: 'addresses or trace_external_hash_norms are required',
+    });
+    expect(await ask({ operation: 'subscribe', id: '1', types: ['transactions'], addresses: [A] })).toEqual({
+      id: '1',
+      status: 'subscribed',
+    });
+    ws.close();
+    // A plain GET of the WebSocket path.
+    const plain = await fetch(`${f.base}${WS}`);
+    expect(plain.status).toBe(426);
+  });
+});
+
+describe('Streaming API v2: nothing lost', () => {
+  it('replays the 20 finalized transfers a client missed while away for 10 s, in order and each once', async () => {
+    const targets = Array.from({ length: 20 }, (_, i) => fresh(`resume-${i}`));
+    const addresses = targets.map(raw);
+    const first = await openSse(`${f.base}${SSE}`, { types: ['transactions'], addresses });
+    await first.next((x) => x.event === 'connected');
+    // One transfer seen live gives the client a cursor.
+    await users[1]!.send(targets[0]!, 10_000_000n, 'before');
+    const seen = await first.next((x) => x.event === 'event' && x.id !== undefined);
+    const cursor = seen.id!;
+    first.close();
+
+    // 20 transfers land while the client is away (at least 10 s).
+    const started = Date.now();
+    const senders = users.slice(0, Math.min(users.length, 4));
+    for (let round = 0; round < 20 / senders.length; round++) {
+      await Promise.all(
+        senders.map((w, i) => {
+          const k = round * senders.length + i;
+          return w.send(targets[k]!, 10_000_000n + BigInt(k), `missed ${k}`);
+        }),
+      );
+    }
+    const away = Date.now() - started;
+    if (away < 10_000) await sleep(10_000 - away);
+    // Wait until the index has them all final, so the replay (not the live feed) delivers them.
+    for (let i = 0; i < 300; i++) {
+      const r = await f.get(`/api/v3/transactions?account=${addresses.join(',')}&limit=100`);
+      if ((r.body.transactions as Json[]).length >= 21) break;
+      await sleep(200);
+    }
+
+    const back = await openSse(`${f.base}${SSE}`, { types: ['transactions'], addresses }, { 'last-event-id': cursor });
+    expect(back.status).toBe(200);
+    expect(JSON.parse((await back.next((x) => x.event === 'connected')).data)).toMatchObject({
+      status: 'subscribed',
+      resumed_from: cursor,
+    });
+    const comments: string[] = [];
+    for (let k = 0; k < 20; k++) {
+      const frame = await back.next((x) => {
+        if (x.event !== 'event') return false;
+        const t = (JSON.parse(x.data) as { transactions: Json[] }).transactions;
+        return t.some((tx) => tx.account === addresses[k] && tx.finality === 'finalized');
+      });
+      comments.push(frame.id!);
+    }
+    await sleep(1000);
+    const got = notifications(back).filter((n) => n.type === 'transactions');
+    const hashes = got.flatMap((n) => (n.transactions as Json[]).map((t) => String(t.hash)));
+    expect(new Set(hashes).size).toBe(hashes.length);
+    expect(hashes).toHaveLength(20);
+    // In cursor order, all after the one the client had.
+    const ids = back.frames.filter((x) => x.event === 'event').map((x) => x.id!);
+    expect(ids).toEqual([...ids].sort(compareCursorText));
+    expect(ids.every((id) => compareCursorText(id, cursor) > 0)).toBe(true);
+    back.close();
+  }, 240_000);
+
+  it('closes a client that stops reading, and the others go on', async () => {
+    const to = fresh('slow-reader');
+    // A raw socket that sends the subscription and never reads: its kernel buffers fill, then ours.
+    const url = new URL(f.base);
+    const body = JSON.stringify({
+      types: ['transactions', 'account_state_change'],
+      addresses: [raw(to), users[0]!.raw],
+    });
+    const sock = createConnection({ host: url.hostname, port: Number(url.port) });
+    sock.setNoDelay(true);
+    await new Promise((r) => sock.once('connect', r));
+    sock.write(
+      `POST ${SSE} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
+    );
+    sock.pause();
+    const reader = await openSse(`${f.base}${SSE}`, { types: ['transactions'], addresses: [raw(to)] });
+    await reader.next((x) => x.event === 'connected');
+    const streams = f.server.streams!;
+    const attached = streams.size();
+    expect(attached).toBeGreaterThanOrEqual(2);
+    await users[0]!.send(to, 10_000_000n, 'slow');
+    await reader.next((x) => x.event === 'event');
+    sock.destroy();
+    reader.close();
+  });
+});
+
+/** Cursor text order = replay order (c1.<mc seqno>.<key>.<part>). */
+function compareCursorText(a: string, b: string): number {
+  const [, am, ak, ap] = a.split('.');
+  const [, bm, bk, bp] = b.split('.');
+  if (Number(am) !== Number(bm)) return Number(am) - Number(bm);
+  const ka = Buffer.from(ak!, 'base64url').toString();
+  const kb = Buffer.from(bk!, 'base64url').toString();
+  if (ka !== kb) return ka < kb ? -1 : 1;
+  return Number(ap) - Number(bp);
+}
