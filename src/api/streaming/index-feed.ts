@@ -41,7 +41,7 @@ export async function readyThrough(db: Queryable): Promise<number | null> {
   const r = await db.query<{ assembled: number | null; unclassified: number | null }>(
     `SELECT (SELECT next_mc_seqno - 1 FROM trace_assembly WHERE id = 1) AS assembled,
             (SELECT min(mc_seqno_end) FROM traces
-              WHERE classification_state = 'unclassified' AND state <> 'pending') AS unclassified`,
+              WHERE classification_state = 'unclassified' AND state <> 'pending' AND pending_edges_ = 0) AS unclassified`,
   );
   const row = r.rows[0];
   if (!row || row.assembled === null) return null;
@@ -182,7 +182,8 @@ async function accountEvents(
       for (const a of [j.address, j.owner, j.jetton]) if (typeof a === 'string') addresses.push(a);
       for (const a of [j.owner, j.jetton]) if (typeof a === 'string') metaAddresses.push(a);
     }
-    out.push({ key: `s:${account}`, event, addresses, metaAddresses });
+    // 'u:' sorts after every trace's 't:' key: cursors compare keys as strings, in the order the block emits them.
+    out.push({ key: `u:${account}`, event, addresses, metaAddresses });
   }
   return out;
 }
@@ -211,10 +212,18 @@ export async function blockEvents(db: Queryable, mcSeqno: number, opts: BlockEve
     }
   }
   const cursorOf = (key: string): Cursor => ({ mcSeqno, key });
+  // In cursor order (compareCursors: keys by UTF-16 code units), not the database collation's, which may differ
+  // (en_US ignores ':' and '-', folds case): a replay skips what sorts at or before the client's cursor.
+  traces.sort(byKey);
+  accounts.sort(byKey);
   return [
     ...traces.map((t) => ({ event: t.event, cursor: formatCursor(cursorOf(t.key)) })),
     ...accounts.map((a) => ({ event: a.event, cursor: formatCursor(cursorOf(a.key)) })),
   ];
+}
+
+function byKey(a: { key: string }, b: { key: string }): number {
+  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 }
 
 function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]> {

@@ -13,7 +13,7 @@ import { checkJsonText, jsonBodyText } from '../../http/input-guard.ts';
 import { parseCursor } from './cursor.ts';
 import type { StreamHub } from './hub.ts';
 import { SseConnection } from './sse.ts';
-import { parseSseRequest, unsupportedContentType, WsSession } from './subscription.ts';
+import { parseSseRequest, sseAddressLimitError, unsupportedContentType, WsSession } from './subscription.ts';
 import { WsConnection } from './ws.ts';
 
 export const STREAMING_PREFIX = '/api/streaming';
@@ -124,9 +124,10 @@ export function streamingPlugin(ctx: StreamingContext): FastifyPluginAsync {
       } catch (e) {
         return reply.code(400).send({ error: `invalid subscription request: ${(e as Error).message.slice(0, 200)}` });
       }
+      // The address limit is checked after the connection limit, as toncenter's server orders them (§2.5 #8, #9).
       const parsed = parseSseRequest(body, {
         actionsVersionHeader: allHeaders(req.headers['x-actions-version']),
-        maxAddresses: who.limit.addresses,
+        maxAddresses: -1,
       });
       if (!parsed.ok) return reply.code(parsed.status).send(parsed.body);
       const lastEventId = firstHeader(req.headers['last-event-id']);
@@ -140,6 +141,11 @@ export function streamingPlugin(ctx: StreamingContext): FastifyPluginAsync {
       const release = take(who.id, who.limit);
       if (!release) {
         return reply.code(429).send({ error: `connection limit reached: ${who.limit.connections} active connections` });
+      }
+      const tooMany = sseAddressLimitError(parsed.subscription.addresses.size, who.limit.addresses, parsed.id);
+      if (tooMany && !tooMany.ok) {
+        release();
+        return reply.code(tooMany.status).send(tooMany.body);
       }
       reply.hijack();
       let detach = () => {};
