@@ -92,6 +92,8 @@ export interface StreamingOptions {
   /** Unsent bytes after which a slow client is closed (default 4 MiB). */
   maxBufferedBytes?: number;
   keepaliveMs?: number;
+  /** The Redis pub/sub channel of the shared feed (default STREAM_CHANNEL). */
+  channel?: string;
 }
 
 export interface ApiServer {
@@ -175,7 +177,7 @@ export async function buildApiServer(opts: ApiServerOptions): Promise<ApiServer>
   let bus: FeedBus | undefined;
   if (opts.db && opts.streaming !== false) {
     const s = opts.streaming ?? {};
-    bus = opts.redisUrl ? createRedisBus(opts.redisUrl, { logger }) : createMemoryBus();
+    bus = opts.redisUrl ? createRedisBus(opts.redisUrl, { logger, channel: s.channel }) : createMemoryBus();
     hub = createStreamHub({
       db: opts.db,
       bus,

@@ -3,6 +3,7 @@
 // process can scale apart from the indexer. `tongate up` starts the same server next to a devnet.
 import pino, { type Logger } from 'pino';
 import { type ApiServer, buildApiServer } from '../api/build.ts';
+import { ENV_STREAM_CHANNEL } from '../api/streaming/bus.ts';
 import {
   ConfigError,
   createMetricsRegistry,
@@ -177,6 +178,8 @@ export async function startApi(opts: {
     testnet: opts.values.testnet === true,
     redisUrl: process.env[ENV_REDIS_URL] || undefined,
     rateLimitOnRedisLoss: settings.rateLimitOnRedisLoss,
+    // Processes on one Redis share the streaming feed's channel; TONGATE_STREAM_CHANNEL sets another (tests).
+    streaming: process.env[ENV_STREAM_CHANNEL] ? { channel: process.env[ENV_STREAM_CHANNEL] } : undefined,
     logger: opts.logger,
     metrics,
     health: healthOf({ db: opts.db, pool: opts.pool }),
@@ -205,6 +208,8 @@ export const serveCommand: Command = {
     'DATABASE_URL, else the embedded PGlite under --data (run migrations with tongate db migrate, or they run\n' +
     'here). --no-v3 serves v2 alone. With REDIS_URL, rate limits are shared by every API process; while that\n' +
     'Redis is unreachable, --rate-limit-on-redis-loss decides (managed profile: closed, 503 + Retry-After).\n' +
+    'The Streaming API (/api/streaming/v2) shares pending events between processes on that Redis too (channel\n' +
+    'tongate:streaming:v2; TONGATE_STREAM_CHANNEL names another).\n' +
     'Also: /metrics (Prometheus), /healthz (index, trace assembly and classification lag; liteservers; the rate\n' +
     'limiter). Stops on SIGINT/SIGTERM. The port is checked before anything opens.\n' +
     'Exit codes: 0 stopped by a signal, 1 failed, 2 bad usage or configuration (or the port in use), 75 retryable\n' +

@@ -34,6 +34,8 @@ export function createMemoryBus(): FeedBus {
 }
 
 export const STREAM_CHANNEL = 'tongate:streaming:v2';
+/** Environment variable naming another channel: API processes that should not share events (tests) on one Redis. */
+export const ENV_STREAM_CHANNEL = 'TONGATE_STREAM_CHANNEL';
 
 export function createRedisBus(url: string, opts: { logger: Logger; channel?: string }): FeedBus {
   const channel = opts.channel ?? STREAM_CHANNEL;

@@ -63,7 +63,10 @@ export class SseConnection implements StreamClient {
 
   private raw(text: string): void {
     if (this.closed) return;
-    if (this.res.writableLength + text.length > this.maxBuffered) {
+    // Nothing waiting: written whatever its size (a frame larger than the bound would otherwise close every client,
+    // and close it again each time it resumes before that frame).
+    const queued = this.res.writableLength;
+    if (queued > 0 && queued + text.length > this.maxBuffered) {
       this.overflow();
       return;
     }

@@ -41,7 +41,9 @@ export class WsConnection implements StreamClient {
   private send(text: string): void {
     if (this.closed) return;
     const max = this.opts.maxBufferedBytes ?? DEFAULT_WS_MAX_BUFFERED_BYTES;
-    if (this.ws.bufferedAmount + text.length > max) {
+    // Nothing waiting: sent whatever its size (as sse.ts: else a frame larger than the bound closes every client).
+    const queued = this.ws.bufferedAmount;
+    if (queued > 0 && queued + text.length > max) {
       const ws = this.ws;
       this.close('client too slow (send buffer overflowed)');
       // A close frame's reason is at most 123 bytes.
