@@ -82,7 +82,10 @@ export function mapError(e: unknown, statusFor: (code: string, fallback: number)
   if (isTongateError(e)) {
     const status = statusFor(e.code, ERROR_CODES[e.code as ErrorCode]?.status ?? 500);
     const message = hidden(e.code) ? INTERNAL_MESSAGE : capped(e.message.split('\n')[0] ?? e.code);
-    return { status, message, internal: status >= 500, headers: {} };
+    // A liteserver's refusal (a block or account it does not have) answers the client's question; v2 passes it on as
+    // 500 like toncenter, but it is not our failure and is not logged as one (the request line has its status).
+    const internal = status >= 500 && e.code !== 'TG_LITE_SERVER_ERROR';
+    return { status, message, internal, headers: {} };
   }
   return { status: 500, message: INTERNAL_MESSAGE, internal: true, headers: {} };
 }

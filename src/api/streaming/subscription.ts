@@ -113,44 +113,7 @@ function normalizeHashList(list: readonly string[]): Checked<string[]> {
 // supported_action_types (§2.4)
 // ---------------------------------------------------------------------------------------------------------------
 
-// The reference shortcut table (ton-index-go models/action_versioning.go) where ../../index/actions/supported.ts
-// lists a group differently; the version shortcuts and the other groups there are the same. Flattened: nft.v3
-// includes nft, dns.v2 includes dns.
-const NFT = ['nft_transfer', 'nft_mint', 'auction_bid'];
-const DNS = ['change_dns', 'delete_dns', 'renew_dns', 'dns_purchase', 'dns_release'];
-const SHORTCUT_OVERRIDES: Readonly<Record<string, readonly string[]>> = {
-  jettons: ['jetton_transfer', 'jetton_burn', 'jetton_mint'],
-  nft: NFT,
-  'nft.v3': [
-    ...NFT,
-    'nft_put_on_sale',
-    'nft_put_on_auction',
-    'auction_outbid',
-    'nft_cancel_sale',
-    'nft_purchase',
-    'nft_cancel_auction',
-    'nft_finish_auction',
-    'teleitem_start_auction',
-    'teleitem_cancel_auction',
-    'nft_update_sale',
-    'dns_purchase',
-    'dns_release',
-  ],
-  dns: DNS,
-  'dns.v2': DNS,
-  coffee: [
-    'coffee_create_vault',
-    'coffee_create_pool_creator',
-    'coffee_create_pool',
-    'coffee_mev_protect_hold_funds',
-    'coffee_staking_claim_rewards',
-    'coffee_staking_deposit',
-    'coffee_staking_withdraw',
-  ],
-};
-
 function shortcut(name: string): readonly string[] | undefined {
-  if (Object.hasOwn(SHORTCUT_OVERRIDES, name)) return SHORTCUT_OVERRIDES[name];
   return Object.hasOwn(ACTION_TYPE_SETS, name) ? ACTION_TYPE_SETS[name] : undefined;
 }
 

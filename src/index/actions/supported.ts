@@ -98,6 +98,9 @@ const v2 = [...V1, ...V2_ADDED];
 const v3 = [...v2, ...V3_ADDED];
 const v4 = [...v3, ...V4_ADDED];
 
+const NFT_TOPIC = ['nft_transfer', 'nft_mint', 'auction_bid'];
+const DNS_TOPIC = ['change_dns', 'delete_dns', 'renew_dns', 'dns_purchase', 'dns_release'];
+
 /** Every name a client may send besides single types. */
 export const ACTION_TYPE_SETS: Readonly<Record<string, readonly string[]>> = {
   v1: V1,
@@ -106,9 +109,12 @@ export const ACTION_TYPE_SETS: Readonly<Record<string, readonly string[]>> = {
   v4,
   latest: v4,
   staking: ['stake_deposit', 'stake_withdrawal', 'stake_withdrawal_request'],
-  jettons: ['jetton_transfer', 'jetton_mint', 'jetton_burn', 'jetton_swap'],
-  nft: ['nft_transfer', 'nft_mint', 'nft_discovery'],
+  // The topic groups as toncenter's indexer lists them (ton-index-go models/action_versioning.go), flattened: nft.v3
+  // includes nft, dns.v2 includes dns. jetton_swap is v1 but in no topic; coffee leaves the failed MEV swap out.
+  jettons: ['jetton_transfer', 'jetton_burn', 'jetton_mint'],
+  nft: NFT_TOPIC,
   'nft.v3': [
+    ...NFT_TOPIC,
     'nft_put_on_sale',
     'nft_put_on_auction',
     'auction_outbid',
@@ -119,14 +125,16 @@ export const ACTION_TYPE_SETS: Readonly<Record<string, readonly string[]>> = {
     'teleitem_start_auction',
     'teleitem_cancel_auction',
     'nft_update_sale',
+    'dns_purchase',
+    'dns_release',
   ],
-  dns: ['change_dns', 'delete_dns', 'renew_dns'],
-  'dns.v2': ['dns_purchase', 'dns_release'],
+  dns: DNS_TOPIC,
+  'dns.v2': DNS_TOPIC,
   multisig: ['multisig_create_order', 'multisig_approve', 'multisig_execute'],
   vesting: ['vesting_send_message', 'vesting_add_whitelist'],
   evaa: ['evaa_supply', 'evaa_withdraw', 'evaa_liquidate'],
   jvault: ['jvault_stake', 'jvault_unstake', 'jvault_claim', 'jvault_unstake_request'],
-  coffee: V2_ADDED.filter((t) => t.startsWith('coffee_')),
+  coffee: V2_ADDED.filter((t) => t.startsWith('coffee_') && t !== 'coffee_mev_protect_failed_swap'),
   tgbtc: TGBTC,
   layerzero: V3_ADDED.filter((t) => t.startsWith('layerzero_')),
   cocoon: V4_ADDED,
