@@ -40,6 +40,7 @@ import { createQueue, type JobQueue, type Processor } from '../queue/index.ts';
 import { cellsFromBoc } from '../ton/index.ts';
 import { type OptionSpec, UsageError } from './command.ts';
 import { databaseOptions } from './db.ts';
+import { cliLogger, type Log, logTo } from './log.ts';
 import { metricsOptions, serveMetrics } from './metrics-endpoint.ts';
 
 export const EXIT_FAILED = 1;
@@ -129,18 +130,11 @@ export const indexerOptions: Record<string, OptionSpec> = {
 
 export type Values = Record<string, string | boolean | undefined>;
 
-export type Log = (level: 'debug' | 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
+export type { Log } from './log.ts';
 
-/** JSON lines on stderr: time, level, past-tense msg and structured fields. */
+/** The commands' log (src/cli/log.ts): JSON lines on the error stream, readable lines on a terminal. */
 export function createLog(write: (line: string) => void, minLevel: 'debug' | 'info' = 'info'): Log {
-  return (level, msg, fields) => {
-    if (level === 'debug' && minLevel !== 'debug') return;
-    write(
-      JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields }, (_k, v) =>
-        typeof v === 'bigint' ? v.toString() : v,
-      ),
-    );
-  };
+  return logTo(cliLogger({ level: minLevel, write }));
 }
 
 export function str(values: Values, name: string): string | undefined {

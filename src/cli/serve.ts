@@ -1,7 +1,8 @@
 // `tongate serve`: the HTTP APIs alone. v2 needs liteservers (--lite-config), v3 a database (DATABASE_URL
 // or the embedded PGlite under --data); each part runs as its own process in production, so an API
 // process can scale apart from the indexer. `tongate up` starts the same server next to a devnet.
-import pino, { type Logger } from 'pino';
+
+import type { Logger } from 'pino';
 import { type ApiServer, buildApiServer } from '../api/build.ts';
 import { ENV_STREAM_CHANNEL } from '../api/streaming/bus.ts';
 import {
@@ -19,6 +20,7 @@ import { createLitePool, type LitePool, loadGlobalConfig } from '../lite/index.t
 import { type Command, type OptionSpec, UsageError } from './command.ts';
 import { databaseOptions } from './db.ts';
 import { createLog, exitCodeFor, firstLine, intOption, onShutdownSignal, str, type Values } from './indexer-setup.ts';
+import { cliLogger } from './log.ts';
 import { checkPorts, type PortToBind } from './ports.ts';
 
 export const DEFAULT_PORT = 8080;
@@ -111,8 +113,9 @@ export function apiPort(values: Values): PortToBind {
   return { port, host, what: 'the HTTP API', change: '--port or PORT', hostChange: '--host or HOST' };
 }
 
+/** The API's request log in the commands' one format (src/cli/log.ts): request lines with --verbose. */
 export function apiLogger(verbose: boolean): Logger {
-  return pino({ level: verbose ? 'info' : 'warn', base: { pid: process.pid } }, pino.destination(2));
+  return cliLogger({ level: verbose ? 'info' : 'warn' });
 }
 
 /**

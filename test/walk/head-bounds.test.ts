@@ -247,7 +247,8 @@ describe('walk backfill and tail within the head', () => {
     expect(await backfill.exited, backfill.err.slice(-10).join('\n')).toBe(0);
     expect(backfill.out.join('\n')).toContain(`Indexed masterchain blocks 1..${n}: ${n} blocks`);
     const caughtUp = await tail.waitFor(
-      new RegExp(`"msg":"Followed the masterchain head".*"indexedThrough":${head},"lag":0,"state":"following"`),
+      // A JSON record's fields come before its msg (pino).
+      new RegExp(`"indexedThrough":${head},"lag":0,"state":"following".*"msg":"Followed the masterchain head"`),
       120_000,
     );
     expect(JSON.parse(caughtUp)).toMatchObject({ head, enqueuedThrough: head });
