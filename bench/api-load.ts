@@ -48,7 +48,6 @@
 // Usage: npm run bench:api-load [-- --duration S --connections N --db pglite|postgres --cycles C]
 // Profiling the server: SERVE_NODE_ARGS='--cpu-prof --cpu-prof-dir=prof' passes node flags to `tongate serve`.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -56,7 +55,6 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { librariesFrom } from '../src/cli/indexer-setup.ts';
 import type { DatabaseConfig } from '../src/common/index.ts';
 import { createDatabase, type Database, migrate } from '../src/db/index.ts';
@@ -68,6 +66,7 @@ import { createLiteSource, indexMcBlock } from '../src/index/index.ts';
 import { assembleTraces } from '../src/index/traces/index.ts';
 import { createLitePool, type LitePool, loadGlobalConfig } from '../src/lite/index.ts';
 import { knownWalletCode } from '../src/ton/index.ts';
+import { createScratchPostgres } from './support/postgres-scratch.ts';
 
 const { values } = parseArgs({
   options: {
@@ -517,27 +516,17 @@ async function openDatabase(dir: string): Promise<BenchDb> {
       cleanup: async () => {},
     };
   }
-  const server = ENV_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `tongate_bench_api_load_${randomBytes(4).toString('hex')}`;
-  const admin = async (sql: string) => {
-    const c = new pg.Client({ connectionString: server });
-    await c.connect();
-    try {
-      await c.query(sql);
-    } finally {
-      await c.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const u = new URL(server);
-  u.pathname = `/${name}`;
-  const config: DatabaseConfig = { kind: 'postgres', url: u.toString(), applicationName: 'tongate-bench-api-load' };
+  const scratch = await createScratchPostgres(
+    ENV_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
+    'tongate_bench_api_load',
+  );
+  const config: DatabaseConfig = { kind: 'postgres', url: scratch.url, applicationName: 'tongate-bench-api-load' };
   const db = await createDatabase(config);
   return {
     db,
-    label: `PostgreSQL ${u.host}/${name}`,
-    serveFlags: ['--database-url', u.toString()],
-    cleanup: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+    label: `PostgreSQL ${new URL(scratch.url).host}/${scratch.name}`,
+    serveFlags: ['--database-url', scratch.url],
+    cleanup: scratch.drop,
   };
 }
 

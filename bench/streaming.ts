@@ -35,9 +35,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Address, beginCell, external, internal, storeMessage } from '@ton/core';
-import { mnemonicToPrivateKey } from '@ton/crypto';
-import { TonClient, WalletContractV4, WalletContractV5R1 } from '@ton/ton';
-import pg from 'pg';
+import { TonClient } from '@ton/ton';
 import { readyThrough } from '../src/api/streaming/index-feed.ts';
 import { createDatabase, type Database, migrate } from '../src/db/index.ts';
 import { GLOBAL_CONFIG_FILE, WALLETS_FILE } from '../src/devnet/node/index.ts';
@@ -45,7 +43,9 @@ import { classifyMcBlock } from '../src/index/actions/index.ts';
 import { createLiteSource, indexMcBlock } from '../src/index/index.ts';
 import { assembleTraces } from '../src/index/traces/index.ts';
 import { createLitePool, type LitePool, loadGlobalConfig } from '../src/lite/index.ts';
-import { normalizedHash } from '../test/support/wallet-messages.ts';
+import { startIndexLoop } from '../test/support/index-loop.ts';
+import { openUserWallets, seqnoOf, signedTransfer, waitSeqnoPast } from '../test/support/user-wallets.ts';
+import { createScratchPostgres } from './support/postgres-scratch.ts';
 
 const { values } = parseArgs({
   options: {
@@ -230,34 +230,24 @@ interface IndexTimes {
 function startIndexer(pool: LitePool, db: Database, from: number): IndexTimes {
   const seen = new Map<number, number>();
   const ready = new Map<number, number>();
-  let stopped = false;
-  const source = createLiteSource(pool);
-  let indexed = from;
   let lastReady = from;
-  const loop = (async () => {
-    while (!stopped) {
-      const top = (await pool.getMasterchainInfo()).last.seqno;
+  const loop = startIndexLoop({
+    pool,
+    db,
+    from,
+    intervalMs: INDEX_POLL_MS,
+    onError: (e) => log(`indexer: ${e.message}`),
+    onHead: (top) => {
       if (!seen.has(top)) seen.set(top, performance.now());
-      for (let n = indexed + 1; n <= top && !stopped; n++) {
-        await indexMcBlock(n, { source, db });
-        indexed = n;
-      }
-      for (const b of await assembleTraces(db)) await classifyMcBlock(b.mcSeqno, { db });
+    },
+    afterPass: async () => {
       const through = await readyThrough(db);
       const now = performance.now();
       for (let n = lastReady + 1; through !== null && n <= through; n++) ready.set(n, now);
       if (through !== null) lastReady = Math.max(lastReady, through);
-      await sleep(INDEX_POLL_MS);
-    }
-  })();
-  return {
-    seen,
-    ready,
-    async stop() {
-      stopped = true;
-      await loop;
     },
-  };
+  });
+  return { seen, ready, stop: () => loop.stop() };
 }
 
 // ---- wallets ----------------------------------------------------------------------------------------------------
@@ -273,38 +263,18 @@ interface Wallet {
 
 async function userWallets(walletsFile: string, base: string): Promise<Wallet[]> {
   const client = new TonClient({ endpoint: `${base}/api/v2/jsonRPC` });
-  const entries = JSON.parse(await readFile(walletsFile, 'utf8')) as Array<{
-    version: string;
-    mnemonic: string[];
-    role?: string;
-    networkGlobalId?: number;
-  }>;
-  const wallets: Wallet[] = [];
-  for (const e of entries.filter((w) => w.role === 'user')) {
-    const keys = await mnemonicToPrivateKey(e.mnemonic);
-    const contract =
-      e.version === 'v5r1'
-        ? WalletContractV5R1.create({
-            workchain: 0,
-            publicKey: keys.publicKey,
-            walletId: { networkGlobalId: e.networkGlobalId ?? -217 },
-          })
-        : WalletContractV4.create({ workchain: 0, publicKey: keys.publicKey });
-    // One sender of both wallet classes (their transfer argument types differ only in v5's extra fields).
-    const opened = client.open(contract as WalletContractV4);
+  return (await openUserWallets(walletsFile)).map((w): Wallet => {
     let seqno = -1;
-    wallets.push({
-      label: `${e.version} ${contract.address.toString().slice(0, 8)}`,
-      address: contract.address,
+    return {
+      label: `${w.version} ${w.address.toString().slice(0, 8)}`,
+      address: w.address,
       async send(to, comment) {
-        seqno = await opened.getSeqno();
-        const deployed = seqno > 0 || (await client.isContractDeployed(contract.address));
-        const body = opened.createTransfer({
-          seqno,
-          secretKey: keys.secretKey,
-          messages: [internal({ to, value: 10_000_000n, bounce: false, body: comment })],
-        });
-        const message = external({ to: contract.address, init: deployed ? undefined : contract.init, body });
+        seqno = await seqnoOf(client, w);
+        const deployed = seqno > 0 || (await client.isContractDeployed(w.address));
+        const { body, traceKey } = signedTransfer(w, seqno, [
+          internal({ to, value: 10_000_000n, bounce: false, body: comment }),
+        ]);
+        const message = external({ to: w.address, init: deployed ? undefined : w.contract.init, body });
         const boc = beginCell().store(storeMessage(message)).endCell().toBoc().toString('base64');
         const r = await fetch(`${base}/api/v2/sendBoc`, {
           method: 'POST',
@@ -314,18 +284,15 @@ async function userWallets(walletsFile: string, base: string): Promise<Wallet[]>
         const answeredAt = performance.now();
         const answer = await r.text();
         if (r.status !== 200) throw new Error(`sendBoc answered ${r.status}: ${answer.slice(0, 300)}`);
-        return { key: normalizedHash(contract.address, body).toString('base64'), answeredAt };
+        return { key: traceKey, answeredAt };
       },
       async settled() {
-        await until(
-          `${e.version} wallet's seqno past ${seqno}`,
-          async () => ((await opened.getSeqno()) > seqno ? true : undefined),
-          60_000,
-        );
+        if (!(await waitSeqnoPast(client, w, seqno, { timeoutMs: 60_000, pollMs: 50 }))) {
+          throw new Error(`timed out after 60 s: ${w.version} wallet's seqno past ${seqno}`);
+        }
       },
-    });
-  }
-  return wallets;
+    };
+  });
 }
 
 // ---- statistics -------------------------------------------------------------------------------------------------
@@ -390,28 +357,16 @@ async function main(): Promise<void> {
     cleanups.unshift(() => pool.close());
     await pool.ready({ timeoutMs: 15_000 });
 
-    const name = `tongate_bench_streaming_${randomBytes(4).toString('hex')}`;
-    const admin = async (sql: string) => {
-      const c = new pg.Client({ connectionString: SERVER_URL });
-      await c.connect();
-      try {
-        await c.query(sql);
-      } finally {
-        await c.end();
-      }
-    };
-    await admin(`CREATE DATABASE ${name}`);
-    cleanups.unshift(() => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-    const url = new URL(SERVER_URL);
-    url.pathname = `/${name}`;
+    const scratch = await createScratchPostgres(SERVER_URL, 'tongate_bench_streaming');
+    cleanups.unshift(() => scratch.drop());
     const db = await createDatabase({
       kind: 'postgres',
-      url: url.toString(),
+      url: scratch.url,
       applicationName: 'tongate-bench-streaming',
     });
     cleanups.unshift(() => db.close());
     await migrate(db);
-    log(`indexing the devnet's first blocks into PostgreSQL ${url.host}/${name} ...`);
+    log(`indexing the devnet's first blocks into PostgreSQL ${new URL(scratch.url).host}/${scratch.name} ...`);
     const source = createLiteSource(pool);
     const head = (await pool.getMasterchainInfo()).last.seqno;
     for (let n = 1; n <= head; n++) await indexMcBlock(n, { source, db });
@@ -425,7 +380,7 @@ async function main(): Promise<void> {
       '--lite-config',
       configFile,
       '--database-url',
-      url.toString(),
+      scratch.url,
       '--port',
       '0',
       '--host',

@@ -9,19 +9,16 @@
 import { readFile } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { Address, internal } from '@ton/core';
-import { mnemonicToPrivateKey } from '@ton/crypto';
-import { TonClient, WalletContractV4, WalletContractV5R1 } from '@ton/ton';
+import { TonClient } from '@ton/ton';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { type ApiServer, buildApiServer } from '../../src/api/build.ts';
 import { startActivity } from '../../src/devnet/activity/index.ts';
-import { classifyMcBlock } from '../../src/index/actions/index.ts';
 import { createContractsEnv, type OwnedContractsEnv } from '../../src/index/contracts/index.ts';
-import { createLiteSource, indexMcBlock } from '../../src/index/index.ts';
-import { assembleTraces } from '../../src/index/traces/index.ts';
+import { type IndexLoop, startIndexLoop } from '../support/index-loop.ts';
 import { notifications, openSse } from '../support/sse-client.ts';
-import { normalizedHash } from '../support/wallet-messages.ts';
+import { openUserWallets, sendTransfer } from '../support/user-wallets.ts';
 import { type ApiFixture, startApiFixture } from './fixture.ts';
 
 const SSE = '/api/streaming/v2/sse';
@@ -38,9 +35,7 @@ interface UserWallet {
 let f: ApiFixture;
 let client: TonClient;
 let users: UserWallet[];
-let indexed: number;
-let stopIndexer = false;
-let indexer: Promise<void>;
+let indexer: IndexLoop | undefined;
 let contracts: OwnedContractsEnv | undefined;
 
 const raw = (a: Address) => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
@@ -48,70 +43,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** A fresh address nobody else sends to (a deterministic hash per label). */
 const fresh = (label: string) =>
   new Address(0, Buffer.from(Array.from({ length: 32 }, (_, i) => (label.charCodeAt(i % label.length) + i * 7) & 255)));
-
-/** The index worker's loop: every published block indexed, traces assembled, what became final classified. */
-async function indexLoop(): Promise<void> {
-  const db = f.db!.db;
-  // The contract families (jetton wallets and masters, NFTs, …) as `tongate work` detects them.
-  contracts = await createContractsEnv({ db });
-  const source = createLiteSource(f.pool);
-  while (!stopIndexer) {
-    try {
-      const top = (await f.lite.getMasterchainInfo()).last.seqno;
-      for (let n = indexed + 1; n <= top && !stopIndexer; n++) {
-        await indexMcBlock(n, { source, db, contracts });
-        indexed = n;
-      }
-      for (const b of await assembleTraces(db)) await classifyMcBlock(b.mcSeqno, { db });
-    } catch (e) {
-      // As the worker does: say it and retry (a test that needs the block then times out naming it).
-      console.warn(`streaming test indexer: ${(e as Error).message}`);
-    }
-    await sleep(200);
-  }
-}
-
-async function userWallets(): Promise<UserWallet[]> {
-  const entries = JSON.parse(await readFile(f.info.walletsFile, 'utf8')) as Array<{
-    version: string;
-    mnemonic: string[];
-    role?: string;
-    networkGlobalId?: number;
-  }>;
-  const out: UserWallet[] = [];
-  for (const e of entries.filter((w) => w.role === 'user')) {
-    const keys = await mnemonicToPrivateKey(e.mnemonic);
-    const contract =
-      e.version === 'v5r1'
-        ? WalletContractV5R1.create({
-            workchain: 0,
-            publicKey: keys.publicKey,
-            walletId: { networkGlobalId: e.networkGlobalId ?? -217 },
-          })
-        : WalletContractV4.create({ workchain: 0, publicKey: keys.publicKey });
-    // One sender of both wallet classes (their sendTransfer argument types differ only in v5's extra fields).
-    const opened = client.open(contract as WalletContractV4);
-    out.push({
-      address: contract.address,
-      raw: raw(contract.address),
-      async send(to, value, comment) {
-        const seqno = await opened.getSeqno();
-        const body = opened.createTransfer({
-          seqno,
-          secretKey: keys.secretKey,
-          messages: [internal({ to, value, bounce: false, body: comment })],
-        });
-        // The key clients subscribe to a trace by: the normalized hash of its external message (TEP-467).
-        const traceKey = normalizedHash(contract.address, body).toString('base64');
-        await client.sendExternalMessage(contract, body);
-        // The next transfer of this wallet needs the new seqno on chain.
-        for (let i = 0; i < 200 && (await opened.getSeqno()) === seqno; i++) await sleep(100);
-        return traceKey;
-      },
-    });
-  }
-  return out;
-}
 
 beforeAll(async () => {
   f = await startApiFixture({
@@ -126,17 +57,34 @@ beforeAll(async () => {
       logger: pino({ level: process.env.TONGATE_TEST_LOG ?? 'silent' }),
     },
   });
-  indexed = f.indexedThrough;
-  indexer = indexLoop();
+  // The index worker's loop: every published block indexed, traces assembled, what became final classified, with
+  // the contract families (jetton wallets and masters, NFTs, …) as `tongate work` detects them.
+  contracts = await createContractsEnv({ db: f.db!.db });
+  indexer = startIndexLoop({
+    pool: f.pool,
+    head: f.lite,
+    db: f.db!.db,
+    from: f.indexedThrough,
+    contracts,
+    intervalMs: 200,
+    // As the worker does: say it and retry (a test that needs the block then times out naming it).
+    onError: (e) => console.warn(`streaming test indexer: ${e.message}`),
+  });
   client = new TonClient({ endpoint: `${f.base}/api/v2/jsonRPC` });
-  users = await userWallets();
+  users = (await openUserWallets(f.info.walletsFile)).map(
+    (w): UserWallet => ({
+      address: w.address,
+      raw: w.raw,
+      send: (to, value, comment) =>
+        sendTransfer(client, w, [internal({ to, value, bounce: false, body: comment })], 20_000),
+    }),
+  );
   expect(users.length).toBeGreaterThanOrEqual(2);
   await f.server.streams!.ready();
 }, 300_000);
 
 afterAll(async () => {
-  stopIndexer = true;
-  await indexer?.catch(() => {});
+  await indexer?.stop();
   await contracts?.close();
   await f?.close();
 });

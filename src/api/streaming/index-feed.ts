@@ -9,17 +9,19 @@
 // feed gave) and, for a jetton wallet whose row still holds that state, the jetton wallet. A jetton wallet that has
 // moved on since is left out of a replay: the later block's event carries its newer state.
 import type { FastifyRequest } from 'fastify';
+import { groupBy } from '../../common/index.ts';
 import type { Queryable, Row } from '../../db/index.ts';
 import { buildAddressBook } from '../v3/address-book.ts';
 import { buildMetadata } from '../v3/metadata.ts';
 import { ACTION_COLUMNS, actionAddresses, actionJson } from '../v3/render/action.ts';
 import { JETTON_WALLET_COLUMNS, jettonWalletJson } from '../v3/render/jetton.ts';
-import { buildTraceTree, TRACE_COLUMNS, type TraceNodeJson, transactionAddresses } from '../v3/render/trace.ts';
+import { buildTraceTree, TRACE_COLUMNS, transactionAddresses } from '../v3/render/trace.ts';
 import { actionAccountsQuery } from '../v3/routes/actions.ts';
 import { traceTransactionsQuery } from '../v3/routes/traces.ts';
 import { renderTransactions } from '../v3/routes/transactions.ts';
 import { type Cursor, formatCursor } from './cursor.ts';
-import type { AccountFeedEvent, Json, Positioned, StreamAction, StreamTraceNode, TraceFeedEvent } from './events.ts';
+import type { AccountFeedEvent, Json, Positioned, StreamAction, TraceFeedEvent } from './events.ts';
+import { streamTree } from './trace-tree.ts';
 
 /**
  * The v3 renderers read two request flags (X-No-Address-Book, X-No-Metadata); a stream asks for neither and decides
@@ -47,19 +49,6 @@ export async function readyThrough(db: Queryable): Promise<number | null> {
   if (!row || row.assembled === null) return null;
   const assembled = Number(row.assembled);
   return row.unclassified === null ? assembled : Math.min(assembled, Number(row.unclassified) - 1);
-}
-
-function streamTree(n: TraceNodeJson, outCounts: ReadonlyMap<string, number>): StreamTraceNode {
-  const out: StreamTraceNode = { tx_hash: n.tx_hash, children: [] };
-  if (n.in_msg_hash) out.in_msg_hash = n.in_msg_hash;
-  // streaming.md §3.4: [] without outbound messages, null when they made no transaction in the trace.
-  out.children =
-    n.children.length > 0
-      ? n.children.map((c) => streamTree(c, outCounts))
-      : (outCounts.get(n.tx_hash) ?? 0) > 0
-        ? null
-        : [];
-  return out;
 }
 
 async function traceEvents(
@@ -224,15 +213,4 @@ export async function blockEvents(db: Queryable, mcSeqno: number, opts: BlockEve
 
 function byKey(a: { key: string }, b: { key: string }): number {
   return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
-}
-
-function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]> {
-  const out = new Map<string, T[]>();
-  for (const i of items) {
-    const k = key(i);
-    const list = out.get(k);
-    if (list) list.push(i);
-    else out.set(k, [i]);
-  }
-  return out;
 }

@@ -11,25 +11,8 @@ import {
   type StoredPendingAction,
 } from '../v3/render/action.ts';
 import { transactionAddresses } from '../v3/render/trace.ts';
-import type { Json, StreamAction, StreamTraceNode, TraceFeedEvent } from './events.ts';
-
-interface RowNode {
-  tx_hash: string;
-  in_msg_hash?: string | null;
-  children: RowNode[];
-}
-
-function streamTree(n: RowNode, outCounts: ReadonlyMap<string, number>): StreamTraceNode {
-  const out: StreamTraceNode = { tx_hash: n.tx_hash, children: [] };
-  if (n.in_msg_hash) out.in_msg_hash = n.in_msg_hash;
-  out.children =
-    n.children.length > 0
-      ? n.children.map((c) => streamTree(c, outCounts))
-      : (outCounts.get(n.tx_hash) ?? 0) > 0
-        ? null
-        : [];
-  return out;
-}
+import type { Json, StreamAction, TraceFeedEvent } from './events.ts';
+import { streamTree, type TraceTreeNode } from './trace-tree.ts';
 
 export async function pendingTraceEvent(
   row: PendingTraceRow,
@@ -52,7 +35,7 @@ export async function pendingTraceEvent(
   const addresses = [
     ...new Set([...transactions.flatMap(transactionAddresses), ...actions.flatMap((a) => a.addresses)]),
   ];
-  const tree = row.trace.trace as RowNode | undefined;
+  const tree = row.trace.trace as TraceTreeNode | undefined;
   return {
     kind: 'trace',
     finality: 'pending',

@@ -3,6 +3,7 @@
 // actions with include_actions (the supported types and the ancestor rule of §6.4), the address book and metadata.
 // The tree of each trace is rebuilt from its transactions (render/trace.ts). Builders are exported for the tests.
 import type { FastifyRequest } from 'fastify';
+import { groupBy } from '../../../common/index.ts';
 import type { Row } from '../../../db/index.ts';
 import {
   addressParam,
@@ -102,17 +103,6 @@ export function traceFilterParams(q: Query, page: Page): TraceFilter {
     throw invalid('only one of account, trace_id, tx_hash, msg_hash should be specified');
   }
   return f;
-}
-
-function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]> {
-  const out = new Map<string, T[]>();
-  for (const i of items) {
-    const k = key(i);
-    const list = out.get(k);
-    if (list) list.push(i);
-    else out.set(k, [i]);
-  }
-  return out;
 }
 
 /** One page of traces, rendered: the body of /traces (under `traces`) and of /events (under `events`). */
