@@ -217,7 +217,7 @@ describe('Streaming API v2: a transfer as it happens', () => {
 });
 
 describe('Streaming API v2: validation, byte for byte', () => {
-  const A = '0:' + 'AB'.repeat(32);
+  const A = `0:${'AB'.repeat(32)}`;
   const cases: Array<[Json, string, string]> = [
     [{ types: [] }, 'types are required for subscription', 'types are required'],
     [
@@ -533,3 +533,65 @@ function compareCursorText(a: string, b: string): number {
   if (ka !== kb) return ka < kb ? -1 : 1;
   return Number(ap) - Number(bp);
 }
+
+describe('Streaming API v2: pending data that does not land is retracted', () => {
+  it('sends trace_invalidated to a client given the pending trace once it expires unseen by the index', async () => {
+    // The index stops, so the trace is not in it when its pending row expires (1.5 s here, 60 s by default): the
+    // emulation is retracted, as toncenter's TTL tracker retracts expired emulated traces.
+    await indexer?.stop();
+    const resumeFrom = indexer?.indexed() ?? f.indexedThrough;
+    const short = await buildApiServer({
+      db: f.db!.db,
+      lite: f.pool,
+      pending: { ttlMs: 1500, sweepIntervalMs: 300 },
+      streaming: { pollMs: 100 },
+    });
+    try {
+      const base = await short.app.listen({ port: 0, host: '127.0.0.1' });
+      const to = fresh('never-indexed');
+      const armed = await openSse(`${base}${SSE}`, {
+        types: ['transactions'],
+        addresses: [raw(to)],
+        min_finality: 'pending',
+      });
+      const finalOnly = await openSse(`${base}${SSE}`, { types: ['transactions'], addresses: [raw(to)] });
+      await armed.next((x) => x.event === 'connected');
+      await finalOnly.next((x) => x.event === 'connected');
+      const [w] = await openUserWallets(f.info.walletsFile);
+      const viaShort = new TonClient({ endpoint: `${base}/api/v2/jsonRPC` });
+      const traceKey = await sendTransfer(
+        viaShort,
+        w!,
+        [internal({ to, value: 10_000_000n, bounce: false, body: 'gone' })],
+        20_000,
+      );
+      const pending = await armed.next((x) => x.event === 'event');
+      expect(JSON.parse(pending.data)).toMatchObject({
+        type: 'transactions',
+        finality: 'pending',
+        trace_external_hash_norm: traceKey,
+      });
+      const retracted = await armed.next(
+        (x) => x.event === 'event' && JSON.parse(x.data).type === 'trace_invalidated',
+        30_000,
+      );
+      expect(JSON.parse(retracted.data)).toEqual({ type: 'trace_invalidated', trace_external_hash_norm: traceKey });
+      // A client that was never given pending data of the trace is not told.
+      await sleep(500);
+      expect(notifications(finalOnly)).toEqual([]);
+      armed.close();
+      finalOnly.close();
+    } finally {
+      await short.close();
+      indexer = startIndexLoop({
+        pool: f.pool,
+        head: f.lite,
+        db: f.db!.db,
+        from: resumeFrom,
+        contracts,
+        intervalMs: 200,
+        onError: (e) => console.warn(`streaming test indexer: ${e.message}`),
+      });
+    }
+  });
+});
