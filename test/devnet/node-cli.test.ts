@@ -213,7 +213,7 @@ describe('tongate devnet (CLI)', () => {
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(err).toMatch(/Started devnet/);
-    expect(err).toMatch(/Stopping devnet .*signal=SIGTERM/);
+    expect(err).toMatch(/"signal":"SIGTERM".*"msg":"Stopping devnet"/);
     expect(err).toMatch(/Stopped devnet/);
     expect(err).not.toMatch(/error/);
   }, 120_000);
