@@ -1,5 +1,6 @@
 // Worker thread entry: one Executor, calls handled strictly one after another in arrival order (the blob caches
-// on both sides rely on that order). Started by worker-lane.ts after tsx's loader is registered in this thread.
+// on both sides rely on that order). Started by worker-lane.ts through src/common/ts-worker.ts: compiled, or with
+// tsx's loader in a checkout.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ExecutorVerbosity } from '@ton/sandbox';
 import { createJobHandler } from './job-handler.ts';

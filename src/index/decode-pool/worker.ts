@@ -1,5 +1,6 @@
-// Decode thread entry (started by pool.ts after tsx's loader is registered): decodes masterchain blocks with the
-// one pipeline (decodeMcBlock) over a proxy of the main thread's source, and sends the rows back as COPY text.
+// Decode thread entry (started by pool.ts through src/common/ts-worker.ts: compiled, or with tsx's loader): decodes
+// masterchain blocks with the one pipeline (decodeMcBlock) over a proxy of the main thread's source, and sends the
+// rows back as COPY text.
 // Several decodes may be under way at once: each spends part of its time waiting for the main thread's source.
 import { parentPort, workerData } from 'node:worker_threads';
 import { decodeMcBlock } from '../index-mc-block.ts';
