@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ClientFilter } from './client-filter.ts';
+import { ClientFilter, MAX_ARMED_TRACES } from './client-filter.ts';
 import type {
   AccountFeedEvent,
   FeedEvent,
@@ -402,6 +402,20 @@ describe('invalidation set (§3.7)', () => {
     // Re-armed by later non-final data.
     run(traceEvent({ finality: 'confirmed' }), sub(), f);
     expect(run(invalidation(), sub(), f)).toEqual([expected]);
+  });
+
+  it('holds at most MAX_ARMED_TRACES traces, forgetting the one armed longest ago', () => {
+    const f = new ClientFilter();
+    const keyOf = (i: number) => `k${i}`;
+    for (let i = 0; i <= MAX_ARMED_TRACES; i++) run(traceEvent({ traceKey: keyOf(i) }), sub(), f);
+    expect(f.invalidationSet.size).toBe(MAX_ARMED_TRACES);
+    expect(f.invalidationSet.has(keyOf(0))).toBe(false);
+    expect(f.invalidationSet.has(keyOf(MAX_ARMED_TRACES))).toBe(true);
+    // Re-armed, the oldest comes last and outlives the next one armed before it.
+    run(traceEvent({ traceKey: keyOf(1) }), sub(), f);
+    run(traceEvent({ traceKey: 'new' }), sub(), f);
+    expect(f.invalidationSet.has(keyOf(1))).toBe(true);
+    expect(f.invalidationSet.has(keyOf(2))).toBe(false);
   });
 
   it('is not armed by events the client was not sent', () => {

@@ -33,6 +33,9 @@ function reaches(finality: Finality, sub: Subscription): boolean {
   return FINALITY_ORDER[finality] >= FINALITY_ORDER[sub.minFinality];
 }
 
+/** Traces one connection may hold for invalidation: far more than it can be in the middle of (pending lasts 60 s). */
+export const MAX_ARMED_TRACES = 10_000;
+
 /** One connection's filter: holds its invalidation set (§3.7), which a reconnect starts afresh. */
 export class ClientFilter {
   private readonly armed = new Set<string>();
@@ -78,7 +81,13 @@ export class ClientFilter {
     if (!out) return NONE;
     // Non-final data may yet be invalidated; finalized data settles the trace for this connection.
     if (e.finality === 'finalized') this.armed.delete(e.traceKey);
-    else this.armed.add(e.traceKey);
+    else {
+      // Re-armed traces move to the end; past the bound the oldest is forgotten (insertion order), so a connection
+      // that is never given the end of its traces cannot grow the set without limit (toncenter's has no bound).
+      this.armed.delete(e.traceKey);
+      this.armed.add(e.traceKey);
+      if (this.armed.size > MAX_ARMED_TRACES) this.armed.delete(this.armed.values().next().value as string);
+    }
     return out;
   }
 }
