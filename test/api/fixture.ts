@@ -19,6 +19,17 @@ import { liteClientOn } from '../support/lite-client.ts';
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are walked field by field by the tests
 export type JsonBody = any;
 
+/** `?a=1&b=x&b=y` of request parameters (arrays repeat the name); '' when there are none. */
+export function queryString(params: Record<string, unknown>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) {
+    if (Array.isArray(v)) for (const x of v) q.append(k, String(x));
+    else q.append(k, String(v));
+  }
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
 export interface ApiFixture {
   node: DevnetNode;
   info: DevnetInfo;

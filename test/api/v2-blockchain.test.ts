@@ -25,7 +25,7 @@ import TonWebModule from 'tonweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { V2_API_VERSION } from '../../src/api/build.ts';
 import { loadWallets } from '../../src/devnet/activity/wallets.ts';
-import { type ApiFixture, type JsonBody, startApiFixture } from './fixture.ts';
+import { type ApiFixture, type JsonBody, queryString, startApiFixture } from './fixture.ts';
 
 // tonweb is CommonJS (module.exports = TonWeb) while its types declare a default export.
 const TonWeb = ((TonWebModule as { default?: unknown }).default ?? TonWebModule) as typeof TonWebModule.default;
@@ -59,17 +59,7 @@ const idJson = (b: tonNode_blockIdExt) => ({
 const friendly = (a: Address) => a.toString({ urlSafe: true, bounceable: true, testOnly: false });
 const upperRaw = (a: Address) => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
 
-function query(params: Record<string, unknown>): string {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) {
-    if (Array.isArray(v)) for (const x of v) q.append(k, String(x));
-    else q.append(k, String(v));
-  }
-  const s = q.toString();
-  return s ? `?${s}` : '';
-}
-
-const get = (method: string, params: Record<string, unknown> = {}) => f.get(`/api/v2/${method}${query(params)}`);
+const get = (method: string, params: Record<string, unknown> = {}) => f.get(`/api/v2/${method}${queryString(params)}`);
 const post = (method: string, params: Record<string, unknown> = {}) => f.post(`/api/v2/${method}`, params);
 const rpc = (method: string, params: Record<string, unknown> = {}, id: unknown = 1) =>
   f.post('/api/v2/jsonRPC', { jsonrpc: '2.0', id, method, params });

@@ -29,7 +29,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { v2Methods } from '../../src/api/v2/methods/index.ts';
 import { type ActivityLedger, CORE_CYCLE, startActivity } from '../../src/devnet/activity/index.ts';
 import { waitFor } from '../support/chain-reads.ts';
-import { type ApiFixture, type JsonBody, startApiFixture } from './fixture.ts';
+import { type ApiFixture, type JsonBody, queryString, startApiFixture } from './fixture.ts';
 
 // tonweb is CommonJS (module.exports = TonWeb) while its types declare a default export.
 const TonWeb = ((TonWebModule as { default?: unknown }).default ?? TonWebModule) as typeof TonWebModule.default;
@@ -643,16 +643,6 @@ interface FormCase {
   moving?: boolean;
 }
 
-function query(params: Record<string, unknown>): string {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) {
-    if (Array.isArray(v)) for (const x of v) q.append(k, String(x));
-    else q.append(k, String(v));
-  }
-  const s = q.toString();
-  return s ? `?${s}` : '';
-}
-
 describe('REST and JSON-RPC forms of every v2 method', () => {
   it('each method and alias answers its REST form(s) and JSON-RPC with the same result', async () => {
     // Parameters from the devnet, at a fixed masterchain block where the method takes one.
@@ -724,7 +714,7 @@ describe('REST and JSON-RPC forms of every v2 method', () => {
         const c = cases[name] as FormCase;
         const attempt = async () => {
           const forms: Array<[string, { status: number; body: JsonBody }]> = [];
-          if (m.verbs === 'read') forms.push(['GET', await f.get(`/api/v2/${name}${query(c.params)}`)]);
+          if (m.verbs === 'read') forms.push(['GET', await f.get(`/api/v2/${name}${queryString(c.params)}`)]);
           forms.push(['POST', await f.post(`/api/v2/${name}`, c.params)]);
           forms.push([
             'RPC',
@@ -751,7 +741,7 @@ describe('REST and JSON-RPC forms of every v2 method', () => {
         const rpc = forms[forms.length - 1]?.[1].body;
         expect(rpc).toMatchObject({ jsonrpc: '2.0', id: name });
         if (m.verbs === 'post') {
-          const g = await f.get(`/api/v2/${name}${query({ address: wallet })}`);
+          const g = await f.get(`/api/v2/${name}${queryString({ address: wallet })}`);
           expect({ name, status: g.status }).toEqual({ name, status: 405 });
         }
       }

@@ -17,7 +17,7 @@ import { type ActivityWallet, loadWallets } from '../../src/devnet/activity/wall
 import { jettonWalletAddress } from '../../src/devnet/contracts/index.ts';
 import { createAccessControl, policyFor } from '../../src/http/access.ts';
 import { createMemoryRateLimiter } from '../../src/http/rate-limit.ts';
-import { type ApiFixture, type JsonBody, startApiFixture } from './fixture.ts';
+import { type ApiFixture, type JsonBody, queryString, startApiFixture } from './fixture.ts';
 import { type OpenApi31, openApi31, openApi31Problems } from './openapi-validator.ts';
 
 const PREFIX = '/api/v2';
@@ -57,16 +57,6 @@ interface Answer {
   headers: Headers;
 }
 
-function queryOf(params: Params): string {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) {
-    if (Array.isArray(v)) for (const x of v) q.append(k, String(x));
-    else q.append(k, String(v));
-  }
-  const s = q.toString();
-  return s ? `?${s}` : '';
-}
-
 /** The document's path of a request path (/api/v2/x -> /x). */
 function docPath(urlPath: string): string {
   expect(urlPath.startsWith(server)).toBe(true);
@@ -104,7 +94,7 @@ function checkAnswer(verb: 'get' | 'post', path: string, res: Answer, request: {
 }
 
 async function get(method: string, params: Params = {}, headers: Record<string, string> = {}): Promise<Answer> {
-  const res = await f.get(`${PREFIX}/${method}${queryOf(params)}`, headers);
+  const res = await f.get(`${PREFIX}/${method}${queryString(params)}`, headers);
   checkAnswer('get', docPath(`${PREFIX}/${method}`), res, { query: params });
   return res;
 }
