@@ -411,10 +411,14 @@ export const jettonTransferStepOf =
     );
     if (!credited.ok) return failed(credited.reason);
     const receiverWallet = line.walletOf(j.master, to);
-    const notified = await waitForTx(ctx, `the transfer_notification to ${raw(to)}`, to, (tx) => {
-      const m = inboundFrom(tx, receiverWallet);
-      return m !== undefined && opOf(m.body) === JETTON_OP.transferNotification;
-    });
+    // Found where it is sent: the receiving jetton wallet's transaction that credits `to` sends it. A fresh `to` has
+    // no transaction chain to search when the notification bounces off it (tonweb's wallet sends it bounceable; the
+    // account stays nonexistent), which made this step time out whenever the recipient was a new address.
+    const notified = await waitForTx(ctx, `the transfer_notification to ${raw(to)}`, receiverWallet, (tx) =>
+      [...tx.outMessages.values()].some(
+        (m) => m.info.type === 'internal' && m.info.dest.equals(to) && opOf(m.body) === JETTON_OP.transferNotification,
+      ),
+    );
     if (!notified.ok) return failed(notified.reason);
     credit(j, holder.address, -amount);
     credit(j, to, amount);
