@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WalletsFileEntry } from '../../src/devnet/node/index.ts';
 import { type ApiFixture, startApiFixture } from './fixture.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -160,7 +161,7 @@ describe.skipIf(missing)('API explorers in Chromium', () => {
     const path = Object.keys(doc.paths).find((p) => p.endsWith('/getAddressBalance'));
     if (!path) throw new Error('getAddressBalance is not in /api/v2/openapi.json');
     // A user wallet: nothing signs with it, so its balance holds still between the two reads.
-    const wallets = JSON.parse(await readFile(f.info.walletsFile, 'utf8')) as Array<{ address: string; role?: string }>;
+    const wallets = JSON.parse(await readFile(f.info.walletsFile, 'utf8')) as WalletsFileEntry[];
     const address = wallets.find((w) => w.role === 'user')?.address;
     if (!address) throw new Error('the devnet has no user wallet');
     const { status, body } = await tryItOut(page, 'get', path, { address });

@@ -413,10 +413,8 @@ export function openApi31(doc: Json): OpenApi31 {
  * schemes used are declared; and every schema compiles as JSON Schema 2020-12 in Ajv's strict mode (which also
  * checks them against the 2020-12 meta-schema and refuses unknown keywords such as 3.0's `nullable`).
  */
-export function openApi31Problems(doc: Json): string[] {
-  const problems: string[] = [];
-  const structure = ajv2020().compile(OPENAPI31_SHAPE);
-  if (!structure(doc)) problems.push(...messages(structure));
+/** Every `$ref` value anywhere in a document, in document order. */
+export function refsIn(doc: unknown): string[] {
   const refs: string[] = [];
   const walk = (v: unknown) => {
     if (Array.isArray(v)) v.forEach(walk);
@@ -428,7 +426,14 @@ export function openApi31Problems(doc: Json): string[] {
     }
   };
   walk(doc);
-  for (const r of refs) {
+  return refs;
+}
+
+export function openApi31Problems(doc: Json): string[] {
+  const problems: string[] = [];
+  const structure = ajv2020().compile(OPENAPI31_SHAPE);
+  if (!structure(doc)) problems.push(...messages(structure));
+  for (const r of refsIn(doc)) {
     if (resolved(doc, { $ref: r }) === undefined) problems.push(`unresolved $ref ${r}`);
   }
   const strict = ajv2020({ strict: true });

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { type ApiServer, buildApiServer } from '../../src/api/build.ts';
 import { startActivity } from '../../src/devnet/activity/index.ts';
+import type { WalletsFileEntry } from '../../src/devnet/node/index.ts';
 import { createContractsEnv, type OwnedContractsEnv } from '../../src/index/contracts/index.ts';
 import { type IndexLoop, startIndexLoop } from '../support/index-loop.ts';
 import { notifications, openSse } from '../support/sse-client.ts';
@@ -373,7 +374,7 @@ describe('Streaming API v2: nothing lost', () => {
 
 describe('Streaming API v2: account states and jettons', () => {
   it('streams account_state_change and jettons_change for the jetton activity, equal to v3 at the end', async () => {
-    const entries = JSON.parse(await readFile(f.info.walletsFile, 'utf8')) as Array<{ raw: string; role?: string }>;
+    const entries = JSON.parse(await readFile(f.info.walletsFile, 'utf8')) as WalletsFileEntry[];
     const owners = entries.filter((w) => w.role !== 'user').map((w) => w.raw.toUpperCase());
     const s = await openSse(`${f.base}${SSE}`, {
       types: ['account_state_change', 'jettons_change'],

@@ -28,6 +28,7 @@ import TonWebModule from 'tonweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { v2Methods } from '../../src/api/v2/methods/index.ts';
 import { type ActivityLedger, CORE_CYCLE, startActivity } from '../../src/devnet/activity/index.ts';
+import type { WalletsFileEntry } from '../../src/devnet/node/index.ts';
 import { waitFor } from '../support/chain-reads.ts';
 import { type ApiFixture, type JsonBody, queryString, startApiFixture } from './fixture.ts';
 
@@ -37,16 +38,8 @@ const TonWeb = ((TonWebModule as { default?: unknown }).default ?? TonWebModule)
 const SEED = 'v2-clients';
 const MC_SHARD = '-9223372036854775808';
 
-interface FileWallet {
-  version: 'v3r2' | 'v4r2' | 'v5r1';
-  mnemonic: string[];
-  address: string;
-  raw: string;
-  publicKey: string;
-}
-
 interface TestWallet {
-  version: FileWallet['version'];
+  version: WalletsFileEntry['version'];
   address: Address;
   publicKey: Buffer;
   secretKey: Buffer;
@@ -80,11 +73,11 @@ beforeAll(async () => {
 
   // The wallets as any wallet app would open them: keys from the mnemonic, v5r1's wallet id from the network's
   // global id, which the chain itself states in config param 19.
-  const file = JSON.parse(await readFile(f.info.walletsFile, 'utf8')) as FileWallet[];
+  const file = JSON.parse(await readFile(f.info.walletsFile, 'utf8')) as WalletsFileEntry[];
   const config = await f.lite.getConfig((await f.lite.getMasterchainInfo()).last);
   const globalId = config.config.get(19)?.beginParse().loadInt(32);
   if (globalId === undefined) throw new Error('the devnet config has no param 19');
-  const open = async (version: FileWallet['version']) => {
+  const open = async (version: WalletsFileEntry['version']) => {
     const e = file.find((w) => w.version === version);
     if (!e) throw new Error(`no ${version} wallet in wallets.json`);
     const keys = await mnemonicToPrivateKey(e.mnemonic);

@@ -31,7 +31,12 @@ import {
   readNftAddressByIndex,
   readNftData,
 } from '../../src/devnet/contracts/index.ts';
-import { createDevnetNode, type DevnetInfo, type DevnetNode } from '../../src/devnet/node/index.ts';
+import {
+  createDevnetNode,
+  type DevnetInfo,
+  type DevnetNode,
+  type WalletsFileEntry,
+} from '../../src/devnet/node/index.ts';
 import { createLitePool, type LitePool, loadGlobalConfig } from '../../src/lite/index.ts';
 
 const SEED = 'activity-node';
@@ -207,7 +212,7 @@ describe('devnet activity against a running node', () => {
     expect(c.lastFailure).toBeNull();
     expect(c.byKind['std-jetton-transfer']).toMatchObject({ ok: 8, failed: 0, skipped: 0 });
     const genesis = new Set(
-      (JSON.parse(await readFile(info.walletsFile, 'utf8')) as Array<{ raw: string }>).map((w) => w.raw),
+      (JSON.parse(await readFile(info.walletsFile, 'utf8')) as WalletsFileEntry[]).map((w) => w.raw),
     );
     const holders = handle.ledger().standard.jettons.flatMap((j) => [...j.balances.keys()]);
     expect(

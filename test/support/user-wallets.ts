@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import type { Address, Cell, MessageRelaxed } from '@ton/core';
 import { type KeyPair, mnemonicToPrivateKey } from '@ton/crypto';
 import { type TonClient, WalletContractV4, WalletContractV5R1 } from '@ton/ton';
+import type { WalletsFileEntry } from '../../src/devnet/node/index.ts';
 import { normalizedHash } from './wallet-messages.ts';
 
 export interface UserWallet {
@@ -20,12 +21,7 @@ export interface UserWallet {
 
 /** The devnet's user wallets listed in `walletsFile` (its wallets.json), in its order. */
 export async function openUserWallets(walletsFile: string): Promise<UserWallet[]> {
-  const entries = JSON.parse(await readFile(walletsFile, 'utf8')) as Array<{
-    version: string;
-    mnemonic: string[];
-    role?: string;
-    networkGlobalId?: number;
-  }>;
+  const entries = JSON.parse(await readFile(walletsFile, 'utf8')) as WalletsFileEntry[];
   const out: UserWallet[] = [];
   for (const e of entries.filter((w) => w.role === 'user')) {
     const keys = await mnemonicToPrivateKey(e.mnemonic);

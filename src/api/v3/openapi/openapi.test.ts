@@ -4,7 +4,7 @@
 import { Ajv } from 'ajv';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApiToJsonSchema } from '../../../../test/api/openapi-validator.ts';
+import { openApiToJsonSchema, refsIn } from '../../../../test/api/openapi-validator.ts';
 import type { Database } from '../../../db/index.ts';
 import { createAccessControl, policyFor } from '../../../http/access.ts';
 import { createMemoryRateLimiter } from '../../../http/rate-limit.ts';
@@ -84,17 +84,7 @@ describe('v3 OpenAPI document', () => {
     expect(doc.openapi).toMatch(/^3\.0\.\d$/);
     expect(doc.info).toMatchObject({ title: expect.any(String), version: '1.2.0-test' });
     const schemas = doc.components.schemas;
-    const refs: string[] = [];
-    const walk = (v: unknown) => {
-      if (Array.isArray(v)) v.forEach(walk);
-      else if (v && typeof v === 'object') {
-        for (const [k, x] of Object.entries(v)) {
-          if (k === '$ref') refs.push(String(x));
-          else walk(x);
-        }
-      }
-    };
-    walk(doc);
+    const refs = refsIn(doc);
     expect(refs.length).toBeGreaterThan(10);
     for (const r of refs) {
       expect(r).toMatch(/^#\/components\/schemas\//);
