@@ -14,6 +14,8 @@ export const ERROR_CODES = {
   TG_LITE_SERVER_ERROR: {
     status: 502,
     doc: 'a liteserver answered liteServer.error (the numeric code is in details.liteCode)',
+    // The node's answer to what was asked (a block or account it does not have), not a failure of ours.
+    answer: true,
   },
   TG_LITE_TIMEOUT: { status: 504, doc: 'no liteserver answered before the deadline' },
   TG_LITE_NO_SERVERS: { status: 503, doc: 'every liteserver is down, lagging or excluded' },
@@ -96,7 +98,7 @@ export const ERROR_CODES = {
     status: 500,
     doc: 'the job queue was misused (a bad job id or name, a closed queue, two processors for one job name)',
   },
-} as const satisfies Record<string, { status: number; doc: string }>;
+} as const satisfies Record<string, { status: number; doc: string; answer?: boolean }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 

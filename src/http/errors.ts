@@ -80,11 +80,12 @@ export function mapError(e: unknown, statusFor: (code: string, fallback: number)
   const client = fastifyClientError(e);
   if (client) return { ...client, message: capped(client.message), internal: false, headers: {} };
   if (isTongateError(e)) {
-    const status = statusFor(e.code, ERROR_CODES[e.code as ErrorCode]?.status ?? 500);
+    const def: { status: number; answer?: boolean } | undefined = ERROR_CODES[e.code as ErrorCode];
+    const status = statusFor(e.code, def?.status ?? 500);
     const message = hidden(e.code) ? INTERNAL_MESSAGE : capped(e.message.split('\n')[0] ?? e.code);
-    // A liteserver's refusal (a block or account it does not have) answers the client's question; v2 passes it on as
-    // 500 like toncenter, but it is not our failure and is not logged as one (the request line has its status).
-    const internal = status >= 500 && e.code !== 'TG_LITE_SERVER_ERROR';
+    // A code marked as an answer (a liteserver's refusal) is passed on, even as a 5xx (v2 answers it 500 like
+    // toncenter), but it is not our failure and is not logged as one (the request line has its status).
+    const internal = status >= 500 && def?.answer !== true;
     return { status, message, internal, headers: {} };
   }
   return { status: 500, message: INTERNAL_MESSAGE, internal: true, headers: {} };
