@@ -29,6 +29,9 @@ const requested: string[] = [];
 /** The X-API-Key header of every request that reached an API route from a page. */
 const sentKeys: Array<string | undefined> = [];
 
+/** Opens a page; an explorer page (a path ending in '/api/v2/' or '/api/v3/') is returned once Swagger UI has rendered
+ * its operations, which happens after the network is idle (the document is parsed and laid out on the page's own
+ * thread, slower on a loaded machine). */
 async function open(path: string): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.on('request', (r) => {
@@ -41,6 +44,7 @@ async function open(path: string): Promise<Page> {
   page.on('pageerror', (e) => errors.push(e.message));
   const r = await page.goto(f.base + path, { waitUntil: 'networkidle' });
   expect(r?.status(), path).toBe(200);
+  if (/\/api\/v[23]\/$/.test(path)) await page.locator('.opblock').first().waitFor({ timeout: 60_000 });
   expect(errors, `script errors on ${path}`).toEqual([]);
   return page;
 }
