@@ -5,7 +5,8 @@
 // previous tops, every transaction listed with proofs and fetched with proofs, the state of every account that
 // had one (proofs, last transaction = the blocks' newest), transaction chains, get-methods (wallet seqno, jetton
 // data), the config; masterchain proof chains backward (VerifyProofChain) and forward from the zero state
-// (signatures); and two wallet transfers (v4r2, v5r1, tonutils-go's wallet package) that must land. It prints a
+// (signatures); ProofCheckPolicySecure unmodified, trusting the global config's init block (the devnet's first key
+// block) and following every block from there; and two wallet transfers (v4r2, v5r1, tonutils-go's wallet package) that must land. It prints a
 // JSON report; any failure fails this test. Without the binary the test fails under CI=true and is skipped (with a
 // message) elsewhere.
 import { spawn } from 'node:child_process';
@@ -102,6 +103,11 @@ describe('tonutils-go oracle', () => {
         walletsPerVersion: 2,
       });
       const info = await node.start();
+      // the config a client trusts names the chain's first key block, not the zero state
+      const config = JSON.parse(await readFile(info.globalConfigFile, 'utf8')) as {
+        validator: { zero_state: { seqno: number }; init_block: { seqno: number } };
+      };
+      expect([config.validator.zero_state.seqno, config.validator.init_block.seqno]).toEqual([0, 1]);
       // the first wallet of each version drives the activity; the oracle sends from the second v4r2 and v5r1,
       // so no two senders share a seqno
       const wallets = parseWalletsFile(await readFile(info.walletsFile, 'utf8'));
@@ -136,6 +142,8 @@ describe('tonutils-go oracle', () => {
         '2',
         '-timeout',
         `${Math.round((TIMEOUT_MS - 120_000) / 1000)}s`,
+        '-secure',
+        'require',
       ]);
       const counters = await handle.stop();
       let report: OracleReport;
@@ -177,8 +185,9 @@ describe('tonutils-go oracle', () => {
       expect(c['secure.verifyProofChain.backward']).toBe(BLOCKS);
       expect(c['wallet.address']).toBe(2);
       expect(c['wallet.transfer.landed']).toBe(2);
-      // ProofCheckPolicySecure from the init block (the zero state while the devnet has no key block): reported
-      expect(report.info.secureFromInitBlock).toBeTypeOf('string');
+      // ProofCheckPolicySecure from the init block: once at the start, then after every block
+      expect(report.info.secureFromInitBlock).toMatch(/^accepted up to /);
+      expect(c['secure.getMasterchainInfo']).toBe(BLOCKS + 1);
       const txs = report.info.shardTransactions as Record<string, number>;
       expect(Object.keys(txs)).toHaveLength(2);
       for (const [shard, n] of Object.entries(txs)) expect(n, `transactions on shard ${shard}`).toBeGreaterThan(0);

@@ -49,6 +49,12 @@ export interface CollateMcArgs {
   validator: ValidatorKey;
   /** A new config (ConfigParams root): installs it and makes this a key block. */
   newConfig?: Cell;
+  /**
+   * Makes this a key block even when the config stays as it is (McBlockExtra carries it, the catchain seqnos move
+   * on): the devnet's first masterchain block is one, so its global config can name a key block as `init_block`, the
+   * block strict clients start their proof chains from (a forward link's config proof must be a block's).
+   */
+  keyBlock?: boolean;
   /** The devnet's fixed layout: its shards are never scheduled to merge. */
   layout?: readonly bigint[];
 }
@@ -92,7 +98,7 @@ export async function collateMasterchainBlock(a: CollateMcArgs): Promise<Collate
   const cfg = pv.config;
   const seqno = pv.seqno + 1;
   const newCfg: ChainConfig = a.newConfig ? readChainConfig(a.newConfig) : cfg;
-  const keyBlock = a.newConfig !== undefined && !a.newConfig.hash().equals(cfg.root.hash());
+  const keyBlock = a.keyBlock === true || (a.newConfig !== undefined && !a.newConfig.hash().equals(cfg.root.hash()));
   const sameTime = cfg.globalVersion.version >= 13 ? 0 : 1;
   let now = Math.max(a.now, pv.genUtime + sameTime);
 

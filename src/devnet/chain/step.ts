@@ -26,6 +26,7 @@ export interface StepArgs {
   validator: ValidatorKey;
   layout?: readonly bigint[];
   newConfig?: CollateMcArgs['newConfig'];
+  keyBlock?: CollateMcArgs['keyBlock'];
 }
 
 export interface StepResult {
@@ -100,6 +101,7 @@ export async function collateStep(tops: ChainTops, a: StepArgs): Promise<StepRes
     tvm: a.tvm,
     validator: a.validator,
     newConfig: a.newConfig,
+    keyBlock: a.keyBlock,
     layout: a.layout,
   });
   const unrouted = ext.filter((x) => !x.routed).map((x) => x.c);

@@ -46,7 +46,8 @@ export interface ZeroStates {
   workchain: ZeroState;
   /** The config as the masterchain zero state holds it (ConfigParam 12 updated). */
   config: Cell;
-  /** `zero_state` and `init_block` of the global config: both the masterchain zero state. */
+  /** The masterchain zero state, as `zero_state` of the global config names it; `initBlock` is the same id (a
+   * global config names the first key block once the node has made it). */
   zeroStateId: BlockIdExt;
   initBlock: BlockIdExt;
 }

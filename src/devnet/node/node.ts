@@ -271,13 +271,19 @@ export function createDevnetNode(opts: DevnetNodeOptions): DevnetNode {
       });
       const { port: litePort } = await lite.listen();
       cleanup.push(() => lite.close());
-      const head0 = store.head();
+      const started = producer;
+      started.start(head.tops);
+      cleanup.push(() => started.stop());
+      if (deploys > 0) started.wake();
+      // The global config names the last key block as init_block; a new chain's first block is a key block
+      // (producer.ts), so the config waits for it: strict clients cannot start a proof chain at a zero state.
+      if (head.tops.mc.id.seqno === 0) await v.waitMasterchainSeqno(1, new AbortController().signal);
       const globalConfig = devnetGlobalConfigText({
         host,
         port: litePort,
         publicKey: lite.publicKey,
         zeroState: g.zero,
-        initBlock: head0?.lastKeyBlock ?? g.zero,
+        initBlock: store.head()?.lastKeyBlock ?? g.zero,
         network: devnetNetworkInfo(g.globalId),
       });
       const http = createHttpEndpoint({
@@ -320,8 +326,6 @@ export function createDevnetNode(opts: DevnetNodeOptions): DevnetNode {
         httpPort,
         globalConfig,
       };
-      producer.start(head.tops);
-      if (deploys > 0) producer.wake();
       const i = info();
       log('info', 'Started devnet', {
         dataDir,

@@ -189,6 +189,8 @@ export function createProducer(d: ProducerDeps): Producer {
         tvm: d.tvm,
         validator: d.validator,
         layout: d.layout,
+        // The first block after the zero state is a key block: the global config's init_block (see node.ts).
+        keyBlock: t.mc.id.seqno === 0,
       });
       t1 = performance.now();
       await d.signatures.write(r.mcBlock.id, {

@@ -5,7 +5,8 @@
 // every account that had a transaction (with proofs), get-methods (wallet seqno, jetton data), the configuration;
 // masterchain proof chains backward (VerifyProofChain) and forward from the zero state (the block's signatures,
 // checked with tonutils-go's primitives); and a wallet transfer from each of the given genesis wallets that must
-// land. ProofCheckPolicySecure from the config's init block is tried and reported (-secure). It prints a JSON
+// land. ProofCheckPolicySecure from the config's init block (the devnet's first key block) follows the chain too
+// (-secure require fails the run if it does not; report only says whether it does). It prints a JSON
 // report ({"checked": {...}, "failures": [...], "info": {...}}) on stdout and exits 1 on any failure, 2 on bad
 // usage.
 package main
@@ -711,8 +712,8 @@ func (o *oracle) transfer(ctx context.Context, from walletEntry, to *address.Add
 // ---- masterchain proof chains and signatures -------------------------------------------------------------
 
 // secureStart: tonutils-go with ProofCheckPolicySecure and the global config's init block as trusted block.
-// tonutils-go checks a forward link's config proof as a proof of a key *block*; while the devnet's init block is
-// its zero state (no key block yet), it refuses the chain: that is reported, not failed (see -secure).
+// tonutils-go checks a forward link's config proof as a proof of a key *block*, so it cannot start at a zero state;
+// the devnet's global config names its first key block (masterchain block 1) as init block.
 func (o *oracle) secureStart(ctx context.Context) bool {
 	o.sec.SetTrustedBlockFromConfig(o.cfg)
 	last, err := o.sec.GetMasterchainInfo(ctx)
@@ -730,24 +731,29 @@ func zeroStateID(cfg *liteclient.GlobalConfig) *ton.BlockIDExt {
 	return &ton.BlockIDExt{Workchain: z.Workchain, Shard: z.Shard, SeqNo: z.SeqNo, RootHash: z.RootHash, FileHash: z.FileHash}
 }
 
-// signaturesFromZeroState is the forward link tonutils-go would check if it accepted a zero state as the key
-// block to start from, made of its own primitives: getBlockProof(zero state -> target) must be one forward link
-// whose dest proof is a header proof of the target, whose config proof is a Merkle proof of the zero state
-// holding config params 28 and 34, and whose signatures verify (ton.CheckBlockSignatures) against the main
-// validators of that set (ton.GetMainValidators).
+// signaturesFromZeroState checks the link tonutils-go never checks itself (it starts at a key block), made of its
+// own primitives: getBlockProof(zero state -> target) must be complete and start with a forward link from the zero
+// state (to the first key block, block 1, the config's init block; or to the target when that is block 1) whose
+// dest proof is a header proof of that block, whose config proof is a Merkle proof of the zero state holding config
+// params 28 and 34, and whose signatures verify (ton.CheckBlockSignatures) against the main validators of that set
+// (ton.GetMainValidators). The links after it start at a key block: ProofCheckPolicySecure checks those.
 func (o *oracle) signaturesFromZeroState(ctx context.Context, target *ton.BlockIDExt) error {
 	zs := zeroStateID(o.cfg)
 	part, err := o.api.GetBlockProof(ctx, zs, target)
 	if err != nil {
 		return fmt.Errorf("getBlockProof: %w", err)
 	}
-	if !part.Complete || !part.From.Equals(zs) || !part.To.Equals(target) || len(part.Steps) != 1 {
+	if !part.Complete || !part.From.Equals(zs) || !part.To.Equals(target) || len(part.Steps) == 0 {
 		return fmt.Errorf("getBlockProof: complete=%v from %s to %s, %d links", part.Complete, idStr(part.From), idStr(part.To), len(part.Steps))
 	}
 	fwd, ok := part.Steps[0].(ton.BlockLinkForward)
-	if !ok || !fwd.From.Equals(zs) || !fwd.To.Equals(target) {
-		return fmt.Errorf("getBlockProof: link %T is not a forward link from the zero state to the target", part.Steps[0])
+	if !ok || !fwd.From.Equals(zs) || fwd.To == nil || fwd.To.Workchain != -1 || fwd.To.SeqNo == 0 {
+		return fmt.Errorf("getBlockProof: link %T is not a forward link from the zero state to a masterchain block", part.Steps[0])
 	}
+	if !fwd.To.Equals(target) && !fwd.ToKeyBlock {
+		return fmt.Errorf("getBlockProof: the link from the zero state ends at %s, neither the target nor a key block", idStr(fwd.To))
+	}
+	target = fwd.To
 	destProof, err := cell.FromBOC(fwd.DestProof)
 	if err != nil {
 		return fmt.Errorf("dest proof: %w", err)

@@ -11,13 +11,9 @@ shard block they list, reads the accounts those blocks touched, runs get-methods
 chains; the trust-0 client then sends a wallet transfer and waits for it to land. Prints one JSON report on stdout,
 {"checked": {method: count}, "by_trust": {...}, "failures": [...], ...}, and exits 1 if anything failed.
 
-One gap in pytoniq is filled here, with checks of our own: pytoniq parses the config_proof of a forward
-blockLinkForward as a key *block*, but from the zero state the reference liteserver (and ours) sends a Merkle proof
-of the zero *state* (crypto/block/check-proof.cpp: Config::extract_from_state when from.seqno == 0), and a devnet
-without key blocks has its zero state as init block. OracleClient verifies such a link itself: the proof must hash
-to the zero state's root hash, config params 28 and 34 give the validator set, the destination header proof must
-hash to the target block, and the signatures must carry 2/3 of the weight (pytoniq-core's own check functions).
-Every other link goes through pytoniq unchanged.
+pytoniq runs unchanged: its trust-0 client starts at the global config's init block, the devnet's first key block
+(masterchain block 1), as it starts at a real network's key block; a forward link's config proof is then a key
+block's, which is what pytoniq reads.
 """
 
 import argparse
@@ -36,16 +32,7 @@ from collections import Counter
 from pytoniq import LiteClient, WalletV4R2
 from pytoniq.liteclient.client import RunGetMethodError
 from pytoniq_core import Address, Cell
-from pytoniq_core.boc.exotic import CellTypes
-from pytoniq_core.proof.check_proof import (
-    check_block_header_proof,
-    check_block_signatures,
-    check_proof,
-    compute_validator_set,
-)
 from pytoniq_core.tl.block import BlockIdExt
-from pytoniq_core.tlb.block import Block, ShardStateUnsplit
-from pytoniq_core.tlb.config import ConfigParam28, ConfigParam34
 
 MC_SHARD = -9223372036854775808
 PARALLEL = 8
@@ -66,64 +53,6 @@ def shard_contains(outer, inner):
     la, lc = a & -a, c & -c
     mask = ~(2 * la - 1) % (1 << 64)
     return la >= lc and (a & mask) == (c & mask)
-
-
-def choose_key(best, best_ts, blk, ts):
-    """The later of two key blocks (the oracle only needs a valid one, not pytoniq's persistence heuristics)."""
-    if best is None or blk.seqno > best.seqno:
-        return blk, ts
-    return best, best_ts
-
-
-class OracleClient(LiteClient):
-    """pytoniq's LiteClient, plus forward proof links that start at the zero state (see the module doc)."""
-
-    zero_state_links = 0
-
-    async def raw_get_mc_block_proof(self, known_block, target_block=None, return_best_key_block=False):
-        if known_block.seqno != 0:
-            return await super().raw_get_mc_block_proof(known_block, target_block, return_best_key_block)
-        result = await self.liteserver_request(
-            'getBlockProof', {'known_block': known_block.to_dict(), 'mode': 1, 'target_block': target_block.to_dict()}
-        )
-        steps = result['steps']
-        expect(len(steps) > 0, f'getBlockProof from the zero state to {target_block.seqno}: no links')
-        step = steps[0]
-        expect('config_proof' in step, 'the first link from the zero state must be a blockLinkForward')
-        expect(BlockIdExt.from_dict(step['from']) == known_block, 'link does not start at the known zero state')
-        to_block = BlockIdExt.from_dict(step['to'])
-        expect(to_block.workchain == -1 and to_block.seqno > 0, 'forward link must end at a masterchain block')
-        config_proof = Cell.one_from_boc(step['config_proof'])
-        expect(config_proof.type_ == CellTypes.merkle_proof, 'zero-state config_proof is not a Merkle proof')
-        check_proof(config_proof, known_block.root_hash)
-        state = ShardStateUnsplit.deserialize(config_proof[0].begin_parse())
-        expect(state.seq_no == 0 and state.shard_id.workchain_id == -1, 'config_proof is not the masterchain zero state')
-        config = state.custom.config.config
-        param_34 = ConfigParam34.deserialize(config[34])
-        param_28 = ConfigParam28.deserialize(config[28])
-        dest_proof = Cell.one_from_boc(step['dest_proof'])
-        check_block_header_proof(dest_proof[0], to_block.root_hash)
-        dest = Block.deserialize(dest_proof[0].begin_parse())
-        expect(dest.info.seqno == to_block.seqno, 'destination header seqno differs from the link')
-        expect(bool(dest.info.key_block) == bool(step['to_key_block']), 'to_key_block differs from the header')
-        nodes = compute_validator_set(param_28, to_block, param_34.cur_validators)
-        sigs = step['signatures']
-        expect(
-            sigs['validator_set_hash'] & 0xFFFFFFFF == dest.info.gen_validator_list_hash_short,
-            f'signature set validator_set_hash {sigs["validator_set_hash"]} differs from the header '
-            f'{dest.info.gen_validator_list_hash_short}',
-        )
-        expect(sigs['catchain_seqno'] == dest.info.gen_catchain_seqno, 'signature set catchain_seqno differs')
-        check_block_signatures(nodes=nodes, signatures=sigs['signatures'], blk=to_block)
-        OracleClient.zero_state_links += 1
-        if self.last_key_block is None:
-            self.last_key_block = known_block
-        if step['to_key_block'] and to_block.seqno > self.last_key_block.seqno:
-            self.last_key_block = to_block
-        best, best_ts = choose_key(None, 0, known_block, state.gen_utime)
-        if step['to_key_block']:
-            best, best_ts = choose_key(best, best_ts, to_block, dest.info.gen_utime)
-        return to_block == target_block, to_block, best, best_ts
 
 
 class Report:
@@ -503,7 +432,7 @@ async def main():
     started = time.time()
     for trust in [int(t) for t in args.trust_levels.split(',') if t != '']:
         t0 = time.time()
-        client = OracleClient.from_config(cfg, trust_level=trust, timeout=30)
+        client = LiteClient.from_config(cfg, trust_level=trust, timeout=30)
         try:
             await client.connect()
         except Exception as e:  # noqa: BLE001
@@ -526,7 +455,7 @@ async def main():
         finally:
             await client.close()
         rep.facts[f'seconds_t{trust}'] = round(time.time() - t0, 1)
-    rep.facts['zero_state_links'] = OracleClient.zero_state_links
+    rep.facts['init_block_seqno'] = cfg['validator']['init_block']['seqno']
     rep.facts['seconds'] = round(time.time() - started, 1)
     out = {
         'checked': dict(sorted(rep.checked.items())),
