@@ -94,6 +94,8 @@ export interface StreamingOptions {
   keepaliveMs?: number;
   /** The Redis pub/sub channel of the shared feed (default STREAM_CHANNEL). */
   channel?: string;
+  /** false: no `confirmed` events from the liteserver's uncommitted shard blocks (on by default with a liteserver). */
+  confirmed?: false;
 }
 
 export interface ApiServer {
@@ -185,6 +187,7 @@ export async function buildApiServer(opts: ApiServerOptions): Promise<ApiServer>
       logger,
       replayBlocks: s.replayBlocks,
       pollMs: s.pollMs,
+      confirmed: s.confirmed === false ? undefined : opts.lite,
     });
     apis.push({
       prefix: STREAMING_PREFIX,

@@ -169,6 +169,12 @@ export const devnetCommand: Command = {
       description: 'milliseconds between blocks (0 = on demand)',
       default: String(DEFAULT_BLOCK_INTERVAL_MS),
     },
+    'shard-lead': {
+      type: 'string',
+      value: 'MS',
+      description:
+        'shard blocks show this long before the masterchain block that commits them (streaming `confirmed`; default a quarter of --block-interval)',
+    },
     'lite-port': {
       type: 'string',
       value: 'PORT',
@@ -193,6 +199,7 @@ export const devnetCommand: Command = {
   async run({ values, out, err }) {
     const shards = intOption(values, 'shards', 1, MAX_DEVNET_SHARDS);
     const blockIntervalMs = intOption(values, 'block-interval', 0, 3_600_000);
+    const shardLeadMs = intOption(values, 'shard-lead', 0, 60_000);
     const litePort = intOption(values, 'lite-port', 0, 65535);
     const httpPort = intOption(values, 'http-port', 0, 65535);
     const host = values.host as string;
@@ -216,6 +223,7 @@ export const devnetCommand: Command = {
       shards,
       seed: values.seed as string | undefined,
       blockIntervalMs,
+      shardLeadMs,
       litePort,
       httpPort,
       host,

@@ -63,6 +63,7 @@ export interface FixtureOptions {
   activitySteps?: number;
   server?: Omit<ApiServerOptions, 'db' | 'lite'>;
   blockIntervalMs?: number;
+  shardLeadMs?: number;
   /** Funded user wallets (role "user") per wallet version; default none. */
   userWalletsPerVersion?: number;
 }
@@ -72,6 +73,7 @@ export async function startApiFixture(opts: FixtureOptions): Promise<ApiFixture>
     seed: opts.seed,
     steps: opts.activitySteps,
     blockIntervalMs: opts.blockIntervalMs,
+    shardLeadMs: opts.shardLeadMs,
     userWalletsPerVersion: opts.userWalletsPerVersion,
   });
   const pool = createLitePool({ servers: (await loadGlobalConfig(info.globalConfigFile)).liteservers });

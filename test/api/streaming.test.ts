@@ -51,6 +51,8 @@ beforeAll(async () => {
     db: 'postgres',
     activitySteps: 0,
     blockIntervalMs: 500,
+    // Each step's shard blocks show 300 ms before the masterchain block that commits them: `confirmed` events.
+    shardLeadMs: 300,
     userWalletsPerVersion: 2,
     // TONGATE_TEST_LOG=debug shows the server's log (stream opens and closes, feed state).
     server: {
@@ -213,6 +215,78 @@ describe('Streaming API v2: a transfer as it happens', () => {
       (v3t.actions as Json[]).map((x) => x.action_id).sort(),
     );
     w.ws.close();
+    s.close();
+  });
+});
+
+describe('Streaming API v2: confirmed, from shard blocks before their masterchain commit', () => {
+  it('sends the transfer confirmed before the masterchain block commits it, then finalized with the same data', async () => {
+    const to = fresh('stream-confirmed');
+    const sender = users[1]!;
+    // When each masterchain block was published, with the shard blocks it committed.
+    const commits: Array<{ at: number; shards: Array<{ workchain: number; shard: bigint; seqno: number }> }> = [];
+    const off = f.node.onBlock((e) => {
+      commits.push({ at: Date.now(), shards: e.shardBlocks.map((b) => ({ ...b })) });
+    });
+    const s = await openSse(
+      `${f.base}${SSE}`,
+      sub([raw(to), sender.raw], { min_finality: 'confirmed', types: ['transactions', 'account_state_change'] }),
+    );
+    await s.next((x) => x.event === 'connected');
+    const traceKey = await sender.send(to, 30_000_000n, 'confirmed');
+    const isTrace = (finality: string) => (x: { data: string; event: string }) => {
+      if (x.event !== 'event') return false;
+      const j = JSON.parse(x.data) as Json;
+      return j.type === 'transactions' && j.finality === finality && j.trace_external_hash_norm === traceKey;
+    };
+    // min_finality confirmed: no pending data; the first snapshot it gets holds both transactions (the sender's
+    // alone still had a message to run, so it was labelled pending and held back).
+    const confirmed = await s.next(isTrace('confirmed'), 30_000);
+    const c = (JSON.parse(confirmed.data) as { transactions: Json[] }).transactions;
+    expect(c.map((t) => t.account).sort()).toEqual([raw(to), sender.raw].sort());
+    for (const t of c) expect([t.finality, t.emulated]).toEqual(['confirmed', false]);
+    // Seen before the masterchain block that committed the receiver's transaction was published.
+    const receiver = c.find((t) => t.account === raw(to))!;
+    const ref = receiver.block_ref as { workchain: number; shard: string; seqno: number };
+    const finalized = await s.next(isTrace('finalized'), 60_000);
+    off();
+    const commit = commits.find((m) =>
+      m.shards.some(
+        (b) =>
+          b.workchain === ref.workchain && b.seqno === ref.seqno && b.shard.toString(16) === ref.shard.toLowerCase(),
+      ),
+    );
+    expect(commit, `the masterchain block committing ${JSON.stringify(ref)}`).toBeDefined();
+    expect(confirmed.receivedAt).toBeLessThan(commit!.at);
+    expect(s.frames.indexOf(confirmed)).toBeLessThan(s.frames.indexOf(finalized));
+    // The same transactions as the index has them, but for what only commitment gives.
+    const fin = (JSON.parse(finalized.data) as { transactions: Json[] }).transactions;
+    // Account states: the hashes (the rest comes from the index's account_states).
+    const stable = (t: Json) => {
+      const { finality: _f, mc_block_seqno: _m, emulated: _e, trace_external_hash: _x, ...rest } = t;
+      const hashOf = (s: unknown) => (s as Json | null)?.hash ?? null;
+      return {
+        ...rest,
+        account_state_before: hashOf(t.account_state_before),
+        account_state_after: hashOf(t.account_state_after),
+      };
+    };
+    for (const t of c) {
+      const v3 = (await f.get(`/api/v3/transactions?hash=${encodeURIComponent(String(t.hash))}`)).body.transactions[0];
+      expect(stable(t)).toEqual(stable(v3));
+      expect(fin.find((x) => x.hash === t.hash)).toBeDefined();
+    }
+    // The sender's state as the shard block left it, confirmed, then the same state finalized.
+    const state = (finality: string) => (x: { data: string; event: string }) => {
+      if (x.event !== 'event') return false;
+      const j = JSON.parse(x.data) as Json;
+      return j.type === 'account_state_change' && j.finality === finality && j.account === sender.raw;
+    };
+    const sc = JSON.parse((await s.next(state('confirmed'), 30_000)).data) as { state: Json };
+    const sf = JSON.parse((await s.next(state('finalized'), 60_000)).data) as { state: Json };
+    const senderTx = c.find((t) => t.account === sender.raw)!;
+    expect(sc.state.hash).toBe((senderTx.account_state_after as Json).hash);
+    expect(sc.state).toEqual(sf.state);
     s.close();
   });
 });

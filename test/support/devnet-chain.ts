@@ -32,6 +32,8 @@ export async function startDevnetChain(opts: {
   /** Step kinds to cycle through (default the core cycle; ACTIVITY_CYCLE adds the contract families). */
   cycle?: readonly ActivityStepKind[];
   blockIntervalMs?: number;
+  /** How long shard blocks show before their masterchain block (default: the node's, a quarter of the interval). */
+  shardLeadMs?: number;
   /** Stop the node once the activity is done (the store stays readable). */
   stop?: boolean;
   /** Funded user wallets (role "user") per wallet version in genesis; default none. */
@@ -43,6 +45,7 @@ export async function startDevnetChain(opts: {
     litePort: 0,
     httpPort: 0,
     blockIntervalMs: opts.blockIntervalMs ?? 100,
+    shardLeadMs: opts.shardLeadMs,
     sync: false,
     seed: opts.seed,
     userWalletsPerVersion: opts.userWalletsPerVersion,

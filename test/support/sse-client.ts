@@ -7,6 +7,8 @@ export interface SseFrame {
   event: string;
   id?: string;
   data: string;
+  /** Date.now() when the frame was read off the socket. */
+  receivedAt: number;
 }
 
 export interface SseStream {
@@ -60,7 +62,7 @@ export async function openSse(
         while (at >= 0) {
           const block = buffer.slice(0, at);
           buffer = buffer.slice(at + 2);
-          const frame: SseFrame = { event: 'message', data: '' };
+          const frame: SseFrame = { event: 'message', data: '', receivedAt: Date.now() };
           const data: string[] = [];
           let isFrame = false;
           for (const line of block.split('\n')) {

@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../../db/index.ts';
 import type { FeedBus } from './bus.ts';
 import { ClientFilter } from './client-filter.ts';
+import { type ConfirmedFeed, type ConfirmedLite, createConfirmedFeed } from './confirmed-feed.ts';
 import { type Cursor, compareCursors, parseCursor, withPart } from './cursor.ts';
 import type { Json, Positioned } from './events.ts';
 import { blockEvents } from './index-feed.ts';
@@ -62,6 +63,8 @@ export interface StreamHubOptions {
   /** Masterchain blocks a resume may reach back (default 1000). */
   replayBlocks?: number;
   pollMs?: number;
+  /** The source's liteserver: `confirmed` events from shard blocks it shows before their commit (confirmed-feed.ts). */
+  confirmed?: ConfirmedLite;
 }
 
 interface Entry {
@@ -141,6 +144,18 @@ export function createStreamHub(opts: StreamHubOptions): StreamHub {
       for (const p of events) deliver(p);
     },
   });
+  // Delivered here only: every process watches the source itself (no bus), as it reads the index itself.
+  const confirmed: ConfirmedFeed | null = opts.confirmed
+    ? createConfirmedFeed({
+        lite: opts.confirmed,
+        db: opts.db,
+        logger: opts.logger,
+        active: () => entries.size > 0,
+        onEvents: (events) => {
+          for (const p of events) deliver(p);
+        },
+      })
+    : null;
 
   return {
     attach(client) {
@@ -193,6 +208,7 @@ export function createStreamHub(opts: StreamHubOptions): StreamHub {
     ready: () => feed.ready(),
     async close() {
       unsubscribe();
+      await confirmed?.close();
       entries.clear();
       await feed.close();
     },

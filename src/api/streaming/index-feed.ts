@@ -109,7 +109,8 @@ async function traceEvents(
   });
 }
 
-function accountStateJson(r: Row): Json {
+/** An account_states row as streaming.md §3.5 shows it (also the confirmed feed's, from a block's state update). */
+export function accountStateJson(r: Row): Json {
   // streaming.md §3.5: extra_currencies always null; no BoCs.
   return {
     hash: r.hash,

@@ -1,6 +1,7 @@
 // The ChainView the liteserver answers from: the store is the truth, read through small caches of the blocks and
 // states the producer just made (nothing survives a restart, so nothing can be stale). Only published data is
-// visible: a step becomes visible after its commit, when the producer calls publish().
+// visible: a step becomes visible after its commit, when the producer calls publish(). A step's shard blocks may be
+// previewed before (preview()): found by lookupBlock by seqno and readable, named by no masterchain block yet.
 import { createHash } from 'node:crypto';
 import { type Cell, loadAccount, parseTuple, type TupleItem } from '@ton/core';
 import { LiteServerError, Lru } from '../../common/index.ts';
@@ -16,7 +17,7 @@ import {
   type RunGetMethodResult,
   type ZeroStateIdExt,
 } from '../../lite/index.ts';
-import { type BlockIdExt, parseBoc, sameBlockId } from '../../ton/index.ts';
+import { type BlockIdExt, parseBoc, sameBlockId, shardContains } from '../../ton/index.ts';
 import type { TvmRunner } from '../../tvm/index.ts';
 import { type ChainTop, type ChainTops, viewMc } from '../chain/index.ts';
 import type { DevnetStore } from '../store/index.ts';
@@ -42,8 +43,12 @@ export interface DevnetViewDeps {
 }
 
 export interface DevnetView extends ChainView {
-  /** Makes a committed step visible and wakes the waiters it satisfies. */
+  /** Makes a committed step visible and wakes the waiters it satisfies (and ends every preview). */
   publish(p: Published, fresh?: readonly HotBlock[]): void;
+  /** Shows shard blocks before the masterchain block that commits them (a shard block signed, not committed). */
+  preview(blocks: readonly HotBlock[]): void;
+  /** Forgets the previewed blocks (their step failed to commit). */
+  dropPreview(): void;
   published(): Published | null;
   /** Rejects every waiter (the node stops). */
   close(): void;
@@ -67,6 +72,8 @@ export function createDevnetView(deps: DevnetViewDeps): DevnetView {
   const waiters = new Set<{ seqno: number; resolve: () => void; reject: (e: Error) => void }>();
   let current: Published | null = null;
   let closed = false;
+  /** Previewed shard blocks (see preview()). */
+  let previews: HotBlock[] = [];
 
   const zeroStateId: ZeroStateIdExt = {
     workchain: deps.zeroState.workchain,
@@ -168,7 +175,12 @@ export function createDevnetView(deps: DevnetViewDeps): DevnetView {
           : 'lt' in q
             ? await store.blockByLt(q.workchain, q.prefix, q.lt)
             : await store.blockByUtime(q.workchain, q.prefix, q.utime);
-      return rec && rec.mcSeqno <= headSeqno() ? rec.id : null;
+      if (rec && rec.mcSeqno <= headSeqno()) return rec.id;
+      if (!('seqno' in q)) return null;
+      const p = previews.find(
+        (b) => b.id.workchain === q.workchain && b.id.seqno === q.seqno && shardContains(b.id.shard, q.prefix),
+      );
+      return p?.id ?? null;
     },
 
     shardState: stateOf,
@@ -227,7 +239,18 @@ export function createDevnetView(deps: DevnetViewDeps): DevnetView {
 
     sendMessage: (boc) => deps.sendMessage(boc),
 
+    preview(blocks) {
+      for (const b of blocks) hot.set(key(b.id), b);
+      previews = [...blocks];
+    },
+
+    dropPreview() {
+      for (const b of previews) hot.delete(key(b.id));
+      previews = [];
+    },
+
     publish(p, fresh = []) {
+      previews = [];
       for (const b of fresh) hot.set(key(b.id), b);
       current = p;
       const seqno = headSeqno();

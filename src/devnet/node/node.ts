@@ -91,6 +91,10 @@ export function createDevnetNode(opts: DevnetNodeOptions): DevnetNode {
   if (!Number.isInteger(blockIntervalMs) || blockIntervalMs < 0) {
     throw new ConfigError(`devnet: blockIntervalMs must be an integer >= 0, got ${blockIntervalMs}`);
   }
+  const shardLeadMs = opts.shardLeadMs ?? Math.floor(blockIntervalMs / 4);
+  if (!Number.isInteger(shardLeadMs) || shardLeadMs < 0 || shardLeadMs > 60_000) {
+    throw new ConfigError(`devnet: shardLeadMs must be an integer in 0..60000, got ${shardLeadMs}`);
+  }
   checkPort('litePort', litePortOpt);
   checkPort('httpPort', httpPortOpt);
   if (
@@ -249,6 +253,7 @@ export function createDevnetNode(opts: DevnetNodeOptions): DevnetNode {
         layout: g.layout,
         seed: g.seed,
         blockIntervalMs,
+        shardLeadMs,
         maxExternalsPerStep: opts.maxExternalsPerStep ?? 1024,
         clock,
         log,

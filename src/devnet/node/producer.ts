@@ -29,6 +29,8 @@ export interface ProducerDeps {
   layout: readonly bigint[];
   seed: string;
   blockIntervalMs: number;
+  /** Shard blocks are shown this long before the masterchain block that commits them (0: together). */
+  shardLeadMs: number;
   maxExternalsPerStep: number;
   clock: () => number;
   log: DevnetLog;
@@ -202,6 +204,11 @@ export function createProducer(d: ProducerDeps): Producer {
       await failed(batch, e);
       return t;
     }
+    if (d.shardLeadMs > 0 && r.shardBlocks.length > 0 && !stopping) {
+      // Signed, not committed yet: visible to lookups and reads, named by no masterchain block.
+      d.view.preview(r.shardBlocks.map(hotOf));
+      await pause(d.shardLeadMs, false);
+    }
     const unrouted = new Set(r.unrouted);
     const carried: Waiting[] = [];
     const done: Waiting[] = [];
@@ -220,6 +227,7 @@ export function createProducer(d: ProducerDeps): Producer {
         ackExternals: [...done, ...expired].map((w) => w.q.id),
       });
     } catch (e) {
+      d.view.dropPreview();
       await failed(batch, e);
       return d.reloadTops();
     }

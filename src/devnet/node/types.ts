@@ -16,6 +16,13 @@ export interface DevnetNodeOptions {
   shards?: number;
   /** Milliseconds between steps; 0 = a step as soon as external messages wait (or the chain has work), else idle. */
   blockIntervalMs?: number;
+  /**
+   * How long a step's shard blocks are visible (lookupBlock by seqno, getBlock, getBlockHeader, their states)
+   * before the masterchain block that commits them, as a network's shard blocks are signed and seen before the
+   * masterchain takes them: what `confirmed` finality in streaming is built from. Default: a quarter of
+   * blockIntervalMs (0 with blockIntervalMs 0: on-demand steps commit at once).
+   */
+  shardLeadMs?: number;
   /** Liteserver TCP port; 0 picks a free one. Default 4924. */
   litePort?: number;
   /** HTTP port for /global.config.json and /healthz; 0 picks a free one. Default litePort + 1 (0 when litePort is 0). */
