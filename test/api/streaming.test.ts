@@ -228,10 +228,13 @@ describe('Streaming API v2: confirmed, from shard blocks before their masterchai
     const off = f.node.onBlock((e) => {
       commits.push({ at: Date.now(), shards: e.shardBlocks.map((b) => ({ ...b })) });
     });
+    // Two clients: one from pending up, one from confirmed up.
+    const all = await openSse(`${f.base}${SSE}`, sub([raw(to), sender.raw], { min_finality: 'pending' }));
     const s = await openSse(
       `${f.base}${SSE}`,
       sub([raw(to), sender.raw], { min_finality: 'confirmed', types: ['transactions', 'account_state_change'] }),
     );
+    await all.next((x) => x.event === 'connected');
     await s.next((x) => x.event === 'connected');
     const traceKey = await sender.send(to, 30_000_000n, 'confirmed');
     const isTrace = (finality: string) => (x: { data: string; event: string }) => {
@@ -287,6 +290,15 @@ describe('Streaming API v2: confirmed, from shard blocks before their masterchai
     const senderTx = c.find((t) => t.account === sender.raw)!;
     expect(sc.state.hash).toBe((senderTx.account_state_after as Json).hash);
     expect(sc.state).toEqual(sf.state);
+    // The pending client: the emulation first, then the confirmed snapshot, then the finalized transactions.
+    await all.next(isTrace('finalized'), 30_000);
+    const seq = ['pending', 'confirmed', 'finalized'].map((finality) => all.frames.findIndex(isTrace(finality)));
+    expect(seq.every((i) => i >= 0)).toBe(true);
+    expect([...seq].sort((a, b) => a - b)).toEqual(seq);
+    expect((JSON.parse(all.frames[seq[0]!]!.data).transactions as Json[]).every((t) => t.emulated === true)).toBe(true);
+    // The confirmed client got nothing below confirmed.
+    expect(s.frames.filter(isTrace('pending'))).toHaveLength(0);
+    all.close();
     s.close();
   });
 });
