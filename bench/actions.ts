@@ -21,7 +21,7 @@ import {
   loadInterfaces,
   loadTraceInputs,
   type StoredTrace,
-  traceAddresses,
+  traceRequests,
 } from '../src/index/actions/index.ts';
 import { createContractsEnv } from '../src/index/contracts/index.ts';
 import { createLiteSource, indexMcBlock } from '../src/index/index.ts';
@@ -95,7 +95,8 @@ try {
   };
   const read = async () => {
     const inputs = await loadTraceInputs(db, traces);
-    return { inputs, interfaces: interfacesOf(await loadInterfaces(db, traceAddresses(inputs))) };
+    const wanted = traceRequests(inputs);
+    return { inputs, interfaces: interfacesOf(await loadInterfaces(db, wanted.addresses, wanted.accountData)) };
   };
   const loaded = await read();
   const readMs = await best(read);

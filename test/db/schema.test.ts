@@ -90,6 +90,17 @@ const TYPE_DIFFERENCES: Record<string, { spec: string; ours: string; reason: str
       ],
     ),
   ),
+  ...Object.fromEntries(
+    ['actions.source_secondary', 'actions.asset', 'actions.asset_secondary'].map((c) => [
+      c,
+      {
+        spec: 'tonaddr',
+        ours: 'character varying',
+        reason:
+          "tgBTC actions keep a bitcoin txid or a DKG public key there as toncenter's classifier does; toncenter's tonaddr is unchecked, ours checks the raw form (widened by 0011, issue 19)",
+      },
+    ]),
+  ),
   'latest_account_states.timestamp': {
     spec: 'integer',
     ours: 'bigint',

@@ -45,85 +45,16 @@ const KNOWN_FAILURES: Record<string, string> = {
     'toncenter decodes new_tokens_used and expected_address from the bits of the address that follows query_id: not reproduced',
   'cocoon/Cocoon Worker Payout':
     'toncenter decodes new_tokens from the bits of the address that follows query_id (not the layout the trace shows): not reproduced',
-  'coffee/Another less complicated Swap (Stonfi + Coffee)':
-    'no swap.coffee swap matcher yet (coffee.ts covers vaults, MEV hold, staking)',
-  'coffee/Coffee DEX Swap USDT -> TON': 'no swap.coffee swap matcher yet (coffee.ts covers vaults, MEV hold, staking)',
-  'coffee/Coffee DEX Swap USDT -> TON (hop) -> CES':
-    'no swap.coffee swap matcher yet (coffee.ts covers vaults, MEV hold, staking)',
-  'coffee/Coffee create pool (full and simple)':
-    'no swap.coffee pool-creation / liquidity matcher yet (coffee.ts covers vaults, MEV hold, staking)',
-  'coffee/Coffee create pool creator (only create)':
-    'no swap.coffee pool-creation / liquidity matcher yet (coffee.ts covers vaults, MEV hold, staking)',
-  'coffee/Coffee deposit liquidity TON + CES':
-    'no swap.coffee pool-creation / liquidity matcher yet (coffee.ts covers vaults, MEV hold, staking)',
-  'coffee/Complicated Swap (Dedust, Coffee + Stonfi)':
-    'no swap.coffee swap matcher yet (coffee.ts covers vaults, MEV hold, staking)',
-  'coffee/Less complicated Swap (Dedust + Coffee)':
-    'no swap.coffee swap matcher yet (coffee.ts covers vaults, MEV hold, staking)',
-  'coffee/Terrifying Swap (Stonfi, Coffee + Stonfi V2, Dedust, Stonfi V2)':
-    'no swap.coffee swap matcher yet (coffee.ts covers vaults, MEV hold, staking)',
-  'dedust-liquidities/Final deposit': 'no DeDust liquidity-deposit matcher yet',
-  'dedust-liquidities/Final deposit with ton excesses': 'no DeDust liquidity-deposit matcher yet',
-  'dedust-liquidities/First deposit': 'no DeDust liquidity-deposit matcher yet',
-  'dedust-liquidities/Merged rejected deposit': 'no DeDust liquidity-deposit matcher yet',
-  'dedust-liquidities/Merged with ton excesses': 'no DeDust liquidity-deposit matcher yet',
-  'dedust-liquidities/Multiple deposits with one deposit contract': 'no DeDust liquidity-deposit matcher yet',
-  'ethena/Deposit': 'no Ethena matcher yet',
-  'ethena/Unstake request': 'no Ethena matcher yet',
-  'evaa/Jetton supply': 'no EVAA matcher yet',
-  'evaa/Jetton supply (failed)': 'no EVAA matcher yet',
-  'evaa/Jetton withdrawal (withdraw_not_collateralized_excess)': 'no EVAA matcher yet',
-  'evaa/Ton supply': 'no EVAA matcher yet',
-  'evaa/Ton withdrawal (no funds)': 'no EVAA matcher yet',
-  'evaa/Ton withdrawal (withdraw_missing_prices_excess)': 'no EVAA matcher yet',
-  'evaa/Withdraw tsTon': 'no EVAA matcher yet',
   'jetton-transfer/Failed jetton transfer (external only)':
     "a wallet's failed external message: no matcher reads the intended transfer from the signed body; toncenter's accounts also leave the receiver out, ours always add it (classify.ts participants)",
   'jetton-transfer/Failed jetton transfers (external, identical transfers)':
     "as above, and the selectors name toncenter's action ids (sha256 of the base64 text of a message hash + type; one per intended message): action-id.ts",
-  'jvault/Claim rewards': 'no JVault matcher yet',
-  'jvault/Failed unstake request': 'no JVault matcher yet',
-  'jvault/Stake (failed, cancellation)': 'no JVault matcher yet',
-  'jvault/Stake (partial referral updates)': 'no JVault matcher yet',
-  'jvault/Stake (simple)': 'no JVault matcher yet',
-  'jvault/Unstake (failed)': 'no JVault matcher yet',
-  'jvault/Unstake request': 'no JVault matcher yet',
-  'jvault/Unstake request (failed referral)': 'no JVault matcher yet',
-  'jvault/Unstake request (success referral)': 'no JVault matcher yet',
-  'layerzero/LayerZero commit packet': 'no LayerZero matcher yet',
-  'layerzero/LayerZero commit packet from eth to ton': 'no LayerZero matcher yet',
-  'layerzero/LayerZero dvn verify': 'no LayerZero matcher yet',
-  'layerzero/LayerZero receive another': 'no LayerZero matcher yet',
-  'layerzero/LayerZero send msg to tron': 'no LayerZero matcher yet',
-  'layerzero/LayerZero send some test msg from ton to ton lol': 'no LayerZero matcher yet',
   'nft/Getgems auction purchase':
     'the NftAuction interface (marketplace, price, real owner) has no table of ours, so it is not stored',
   'nft/Getgems auction purchase 2':
     'the NftAuction interface (marketplace, price, real owner) has no table of ours, so it is not stored',
-  'stonfi-swaps/Stonfi Ton -> Jetton failed':
-    "asset2: the asked jetton's router wallet appears only in the swap payload, and interfaces.ts loads interfaces of trace accounts and message ends only",
-  'stonfi-v2-swaps/Stonfi v2 Jetton -> Jetton multirouter':
-    "the call_contract selectors use toncenter's start_lt (the inbound message's created_lt); ours is the initiating transaction's lt (classify.ts)",
-  'tgbtc/tgBTC burn': 'no tgBTC matcher yet',
-  'tgbtc/tgBTC burn (another)': 'no tgBTC matcher yet',
-  'tgbtc/tgBTC burn (very old wierd and crippled)': 'no tgBTC matcher yet',
-  'tgbtc/tgBTC burn (with strange burn notification)': 'no tgBTC matcher yet',
-  'tgbtc/tgBTC dkg log (fallback)': 'no tgBTC matcher yet',
-  'tgbtc/tgBTC mint': 'no tgBTC matcher yet',
-  'tgbtc/tgBTC mint (another)': 'no tgBTC matcher yet',
-  'tgbtc/tgBTC mint (very long)': 'no tgBTC matcher yet',
-  'tgbtc/tgBTC new key': 'no tgBTC matcher yet',
   'ton-transfers/Failed ton transfer (external-in only)':
     "a wallet's failed external message: no matcher reads the intended transfer from the signed body; toncenter's accounts also leave the receiver out, ours always add it (classify.ts participants)",
-  'tonco/Tonco deploy pools': 'no TONCO matcher yet',
-  'tonco/Tonco deposit liquidity (normal)': 'no TONCO matcher yet',
-  'tonco/Tonco deposit liquidity one side TON (strange case)': 'no TONCO matcher yet',
-  'tonco/Tonco swap TON -> KUKU': 'no TONCO matcher yet',
-  'tonco/Tonco swap TON -> USDT failed': 'no TONCO matcher yet',
-  'tonco/Tonco swap USDT -> STORM with hop': 'no TONCO matcher yet',
-  'tonco/Tonco withdraw liquidity': 'no TONCO matcher yet',
-  'tonco/Tonco withdraw liquidity (one side)': 'no TONCO matcher yet',
-  'tonco/Tonco withdraw liquidity (two jettons)': 'no TONCO matcher yet',
 };
 
 interface Expected {

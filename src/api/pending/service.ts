@@ -7,7 +7,7 @@
 import type { Logger } from 'pino';
 import type { tonNode_blockIdExt } from 'ton-lite-client/dist/schema.js';
 import type { Database } from '../../db/index.ts';
-import { classifyTrace, interfacesOf, loadInterfaces, traceAddresses } from '../../index/actions/index.ts';
+import { classifyTrace, interfacesOf, loadInterfaces, traceRequests } from '../../index/actions/index.ts';
 import type { ExternalMessage } from '../v2/context.ts';
 import { masterchainBlock } from '../v2/emulate/chain-state.ts';
 import type { V2Context } from '../v2/plugin.ts';
@@ -70,8 +70,8 @@ export function createPendingTraces(opts: PendingTracesOptions): PendingTraces {
     const hash = m.hash.toString('base64');
     const e = await emulateTrace(m.boc, { v2: opts.v2, block: await blockRead, limits: opts.limits, clock });
     const input = pendingTraceInput(e);
-    const addresses = traceAddresses([input]);
-    const known = await loadInterfaces(opts.db, addresses);
+    const { addresses, accountData } = traceRequests([input]);
+    const known = await loadInterfaces(opts.db, addresses, accountData);
     const unknown = addresses.filter((a) => !known.has(a));
     for (const [a, info] of await detectInterfaces(opts.v2, e, unknown)) known.set(a, info);
     const actions = classifyTrace(input, interfacesOf(known));

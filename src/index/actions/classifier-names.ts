@@ -25,7 +25,7 @@ export type ClassifierValue =
   | { [k: string]: ClassifierValue };
 export type ClassifierDoc = { [k: string]: ClassifierValue };
 
-type Codec = 'same' | 'int' | 'hex' | 'transfer' | 'peer_swaps' | 'excesses';
+type Codec = 'same' | 'int' | 'hex' | 'transfer' | 'peer_swaps' | 'excesses' | 'claimed_rewards';
 
 export interface NameRow {
   /** The key in `details`. */
@@ -35,6 +35,11 @@ export interface NameRow {
   codec: Codec;
   /** No mainnet case shows this classifier field: named by toncenter's `<type>_data.<key>` convention. */
   assumed?: true;
+  /**
+   * A field toncenter's classifier stores that its API leaves out of `details` (v3-api.md §6.6 lists no such key):
+   * kept in our stored details, so classify-trace and re-derivation keep it, and removed where the API renders them.
+   */
+  hidden?: true;
 }
 
 /** The generic fields, as the classifier names them, and the Action properties holding them. */
@@ -53,6 +58,12 @@ export const GENERIC_FIELDS = {
 } as const satisfies Record<string, keyof Action>;
 
 const row = (details: string, classifier: string, codec: Codec = 'same'): NameRow => ({ details, classifier, codec });
+const hidden = (details: string, classifier: string, codec: Codec = 'same'): NameRow => ({
+  details,
+  classifier,
+  codec,
+  hidden: true,
+});
 const assumed = (details: string, classifier: string, codec: Codec = 'same'): NameRow => ({
   details,
   classifier,
@@ -125,6 +136,48 @@ const coffeeStakingRows: NameRow[] = [
   row('amount', 'amount', 'int'),
 ];
 
+/** tgBTC: the API's names for the generic fields (toncenter's API takes them from the columns alone). */
+const tgbtcMintRows: NameRow[] = [
+  row('source', 'source'),
+  row('destination', 'destination'),
+  row('amount', 'amount', 'int'),
+  row('asset', 'asset'),
+  row('bitcoin_tx_id', 'asset_secondary'),
+  row('destination_wallet', 'destination_secondary'),
+];
+const tgbtcBurnRows: NameRow[] = [
+  row('source', 'source'),
+  row('source_wallet', 'source_secondary'),
+  row('destination', 'destination'),
+  row('amount', 'amount', 'int'),
+  row('asset', 'asset'),
+];
+const tgbtcNewKeyRows: NameRow[] = [
+  row('source', 'source'),
+  row('pubkey', 'source_secondary'),
+  row('coordinator', 'destination'),
+  row('pegout', 'destination_secondary'),
+  row('amount', 'amount', 'int'),
+  row('asset', 'asset'),
+];
+
+/** LayerZero: the packet and send records are kept whole (their integers are JSON numbers on both sides). */
+const layerzeroSendRows: NameRow[] = [
+  row('layerzero_send_data', 'layerzero_send_data'),
+  row('layerzero_packet_data', 'layerzero_packet_data'),
+];
+
+/** JVault unstakes: the stake wallet's exit code is the opcode column; the staked jetton is asset2. */
+const jvaultUnstakeRows: NameRow[] = [
+  row('source', 'source'),
+  row('stake_wallet', 'source_secondary'),
+  row('pool', 'destination'),
+  row('amount', 'amount', 'int'),
+  row('exit_code', 'opcode'),
+  row('asset', 'asset'),
+  row('staking_asset', 'asset2'),
+];
+
 /** Per action type: every details key our matchers write, with its classifier name. */
 export const CLASSIFIER_NAMES: Readonly<Record<string, readonly NameRow[]>> = {
   ton_transfer: [
@@ -187,6 +240,68 @@ export const CLASSIFIER_NAMES: Readonly<Record<string, readonly NameRow[]>> = {
     row('peer_swaps', 'jetton_swap_data.peer_swaps', 'peer_swaps'),
     row('min_out_amount', 'jetton_swap_data.min_out_amount', 'int'),
   ],
+  // DEX liquidity. `pool` is the destination column for every DEX. A deposit's `destination_liquidity` is the pool
+  // for TONCO and swap.coffee but DeDust's deposit contract (destination_secondary): it mirrors no single column.
+  dex_deposit_liquidity: [
+    row('dex', 'dex_deposit_liquidity_data.dex'),
+    row('source', 'source'),
+    row('pool', 'destination'),
+    assumed('destination_liquidity', 'dex_deposit_liquidity_data.destination_liquidity'),
+    row('amount_1', 'dex_deposit_liquidity_data.amount1', 'int'),
+    row('amount_2', 'dex_deposit_liquidity_data.amount2', 'int'),
+    row('asset_1', 'dex_deposit_liquidity_data.asset1'),
+    row('asset_2', 'dex_deposit_liquidity_data.asset2'),
+    row('user_jetton_wallet_1', 'dex_deposit_liquidity_data.user_jetton_wallet_1'),
+    row('user_jetton_wallet_2', 'dex_deposit_liquidity_data.user_jetton_wallet_2'),
+    row('lp_tokens_minted', 'dex_deposit_liquidity_data.lp_tokens_minted', 'int'),
+    row('target_asset_1', 'dex_deposit_liquidity_data.target_asset_1'),
+    row('target_asset_2', 'dex_deposit_liquidity_data.target_asset_2'),
+    row('target_amount_1', 'dex_deposit_liquidity_data.target_amount_1', 'int'),
+    row('target_amount_2', 'dex_deposit_liquidity_data.target_amount_2', 'int'),
+    row('vault_excesses', 'dex_deposit_liquidity_data.vault_excesses', 'excesses'),
+    row('tick_lower', 'dex_deposit_liquidity_data.tick_lower', 'int'),
+    row('tick_upper', 'dex_deposit_liquidity_data.tick_upper', 'int'),
+    row('nft_index', 'dex_deposit_liquidity_data.nft_index', 'int'),
+    row('nft_address', 'dex_deposit_liquidity_data.nft_address'),
+  ],
+  dex_withdraw_liquidity: [
+    row('dex', 'dex_withdraw_liquidity_data.dex'),
+    row('source', 'source'),
+    row('pool', 'destination'),
+    // The pool again (the API repeats the destination column): kept under the record, one path per key.
+    assumed('destination_liquidity', 'dex_withdraw_liquidity_data.destination_liquidity'),
+    row('amount_1', 'dex_withdraw_liquidity_data.amount1', 'int'),
+    row('amount_2', 'dex_withdraw_liquidity_data.amount2', 'int'),
+    row('asset_1', 'dex_withdraw_liquidity_data.asset1_out'),
+    row('asset_2', 'dex_withdraw_liquidity_data.asset2_out'),
+    row('user_jetton_wallet_1', 'dex_withdraw_liquidity_data.user_jetton_wallet_1'),
+    row('user_jetton_wallet_2', 'dex_withdraw_liquidity_data.user_jetton_wallet_2'),
+    row('lp_tokens_burnt', 'dex_withdraw_liquidity_data.lp_tokens_burnt', 'int'),
+    assumed('is_refund', 'dex_withdraw_liquidity_data.is_refund'),
+    row('burnt_nft_index', 'dex_withdraw_liquidity_data.burned_nft_index', 'int'),
+    row('burnt_nft_address', 'dex_withdraw_liquidity_data.burned_nft_address'),
+    row('tick_lower', 'dex_withdraw_liquidity_data.tick_lower', 'int'),
+    row('tick_upper', 'dex_withdraw_liquidity_data.tick_upper', 'int'),
+    hidden('dex_wallet_1', 'dex_withdraw_liquidity_data.dex_wallet_1'),
+    hidden('dex_wallet_2', 'dex_withdraw_liquidity_data.dex_wallet_2'),
+    hidden('dex_jetton_wallet_1', 'dex_withdraw_liquidity_data.dex_jetton_wallet_1'),
+    hidden('dex_jetton_wallet_2', 'dex_withdraw_liquidity_data.dex_jetton_wallet_2'),
+  ],
+  tonco_deploy_pool: [
+    row('source', 'source'),
+    row('router', 'destination'),
+    row('pool', 'destination_secondary'),
+    row('router_jetton_wallet_1', 'tonco_deploy_pool_data.jetton0_router_wallet'),
+    row('router_jetton_wallet_2', 'tonco_deploy_pool_data.jetton1_router_wallet'),
+    row('jetton_minter_1', 'tonco_deploy_pool_data.jetton0_minter'),
+    row('jetton_minter_2', 'tonco_deploy_pool_data.jetton1_minter'),
+    row('tick_spacing', 'tonco_deploy_pool_data.tick_spacing', 'int'),
+    row('initial_price_x96', 'tonco_deploy_pool_data.initial_price_x96', 'int'),
+    row('protocol_fee', 'tonco_deploy_pool_data.protocol_fee', 'int'),
+    row('lp_fee_base', 'tonco_deploy_pool_data.lp_fee_base', 'int'),
+    assumed('lp_fee_current', 'tonco_deploy_pool_data.lp_fee_current', 'int'),
+    assumed('pool_active', 'tonco_deploy_pool_data.pool_active'),
+  ],
   nft_mint: [
     row('owner', 'source'),
     row('nft_item', 'asset_secondary'),
@@ -203,7 +318,7 @@ export const CLASSIFIER_NAMES: Readonly<Record<string, readonly NameRow[]>> = {
     ...stakingRows('destination'),
     row('amount', 'amount', 'int'),
     row('tokens_minted', 'staking_data.tokens_minted', 'int'),
-    assumed('source_asset', 'staking_data.source_asset'),
+    row('source_asset', 'asset2'),
   ],
   stake_withdrawal: [
     ...stakingRows('destination'),
@@ -303,6 +418,130 @@ export const CLASSIFIER_NAMES: Readonly<Record<string, readonly NameRow[]>> = {
     row('asset', 'asset'),
     row('amount', 'amount', 'int'),
   ],
+  // swap.coffee pools. toncenter's API reads provided_asset and pool_creator_contract from the coffee_create_pool
+  // record for both types, which its classifier fills only with a pool's amounts, initiators, provided asset and LP.
+  coffee_create_pool_creator: [
+    row('source', 'source'),
+    row('source_jetton_wallet', 'source_secondary'),
+    row('deposit_recipient', 'destination'),
+    row('pool_creator_contract', 'destination_secondary'),
+    assumed('provided_asset', 'coffee_create_pool_data.provided_asset'),
+    row('asset_1', 'asset'),
+    row('asset_2', 'asset2'),
+    row('amount', 'amount', 'int'),
+  ],
+  coffee_create_pool: [
+    row('source', 'source'),
+    row('source_jetton_wallet', 'source_secondary'),
+    row('pool', 'destination'),
+    row('asset_1', 'asset'),
+    row('asset_2', 'asset2'),
+    row('amount', 'amount', 'int'),
+    row('amount_1', 'coffee_create_pool_data.amount_1', 'int'),
+    row('amount_2', 'coffee_create_pool_data.amount_2', 'int'),
+    row('lp_tokens_minted', 'coffee_create_pool_data.lp_tokens_minted', 'int'),
+    assumed('initiator_1', 'coffee_create_pool_data.initiator_1'),
+    assumed('initiator_2', 'coffee_create_pool_data.initiator_2'),
+    assumed('provided_asset', 'coffee_create_pool_data.provided_asset'),
+    assumed('pool_creator_contract', 'coffee_create_pool_data.pool_creator_contract'),
+  ],
+  tgbtc_mint: tgbtcMintRows,
+  tgbtc_mint_fallback: tgbtcMintRows,
+  tgbtc_burn: tgbtcBurnRows,
+  tgbtc_burn_fallback: tgbtcBurnRows,
+  tgbtc_new_key: tgbtcNewKeyRows,
+  tgbtc_new_key_fallback: tgbtcNewKeyRows,
+  tgbtc_dkg_log_fallback: [row('coordinator', 'source'), row('pubkey', 'asset'), row('timestamp', 'value', 'int')],
+  layerzero_send: [row('initiator', 'source'), ...layerzeroSendRows],
+  layerzero_send_tokens: [
+    row('sender', 'source'),
+    row('sender_wallet', 'source_secondary'),
+    row('oapp', 'destination'),
+    row('oapp_wallet', 'destination_secondary'),
+    row('asset', 'asset'),
+    row('amount', 'amount', 'int'),
+    ...layerzeroSendRows,
+  ],
+  layerzero_receive: [
+    row('sender', 'source'),
+    row('oapp', 'destination'),
+    row('channel', 'destination_secondary'),
+    row('layerzero_packet_data', 'layerzero_packet_data'),
+  ],
+  layerzero_commit_packet: [
+    row('sender', 'source'),
+    row('endpoint', 'source_secondary'),
+    row('uln', 'destination'),
+    row('uln_connection', 'destination_secondary'),
+    row('channel', 'asset'),
+    row('msglib_connection', 'asset_secondary'),
+    row('layerzero_packet_data', 'layerzero_packet_data'),
+  ],
+  layerzero_dvn_verify: [
+    row('initiator', 'source'),
+    ...['nonce', 'status', 'dvn', 'proxy', 'uln', 'uln_connection'].map((k) =>
+      row(k, `layerzero_dvn_verify_data.${k}`),
+    ),
+  ],
+  evaa_supply: [
+    assumed('sender_jetton_wallet', 'evaa_supply_data.sender_jetton_wallet'),
+    row('recipient_jetton_wallet', 'evaa_supply_data.recipient_jetton_wallet'),
+    row('master_jetton_wallet', 'evaa_supply_data.master_jetton_wallet'),
+    row('master', 'evaa_supply_data.master'),
+    row('asset_id', 'evaa_supply_data.asset_id'),
+    row('is_ton', 'evaa_supply_data.is_ton'),
+    row('source', 'source'),
+    row('source_wallet', 'source_secondary'),
+    row('recipient', 'destination'),
+    row('recipient_contract', 'destination_secondary'),
+    row('asset', 'asset'),
+    row('amount', 'amount', 'int'),
+  ],
+  evaa_withdraw: [
+    row('recipient_jetton_wallet', 'evaa_withdraw_data.recipient_jetton_wallet'),
+    row('master_jetton_wallet', 'evaa_withdraw_data.master_jetton_wallet'),
+    row('master', 'evaa_withdraw_data.master'),
+    row('fail_reason', 'evaa_withdraw_data.fail_reason'),
+    row('asset_id', 'evaa_withdraw_data.asset_id'),
+    hidden('is_ton', 'evaa_withdraw_data.is_ton'),
+    row('source', 'source'),
+    row('recipient', 'destination'),
+    row('owner_contract', 'destination_secondary'),
+    row('asset', 'asset'),
+    row('amount', 'amount', 'int'),
+  ],
+  // The API resolves `asset` and `is_known_asset` from the asset id; the classifier has neither.
+  evaa_liquidate: [
+    assumed('fail_reason', 'evaa_liquidate_data.fail_reason'),
+    assumed('debt_amount', 'evaa_liquidate_data.debt_amount', 'int'),
+    row('source', 'source'),
+    row('borrower', 'destination'),
+    row('borrower_contract', 'destination_secondary'),
+    row('collateral', 'asset'),
+    assumed('asset_id', 'evaa_liquidate_data.asset_id'),
+    assumed('asset', 'evaa_liquidate_data.asset'),
+    assumed('is_known_asset', 'evaa_liquidate_data.is_known_asset'),
+    row('amount', 'amount', 'int'),
+  ],
+  jvault_stake: [
+    row('period', 'jvault_stake_data.period'),
+    assumed('minted_stake_jettons', 'jvault_stake_data.minted_stake_jettons', 'int'),
+    row('stake_wallet', 'jvault_stake_data.stake_wallet'),
+    row('source', 'source'),
+    row('source_jetton_wallet', 'source_secondary'),
+    row('asset', 'asset'),
+    row('pool', 'destination'),
+    row('amount', 'amount', 'int'),
+  ],
+  jvault_unstake: jvaultUnstakeRows,
+  jvault_unstake_request: jvaultUnstakeRows,
+  // claimed_rewards pairs the classifier's two lists (claimed_jettons[i], claimed_amounts[i]).
+  jvault_claim: [
+    row('claimed_rewards', 'jvault_claim_data', 'claimed_rewards'),
+    row('source', 'source'),
+    row('stake_wallet', 'source_secondary'),
+    row('pool', 'destination'),
+  ],
   unknown: [],
 };
 
@@ -350,6 +589,21 @@ function mapRecord(v: unknown, ints: ReadonlySet<string>, toClassifier: boolean)
   return out as JsonValue;
 }
 
+/** JVault's claimed_rewards [{jetton, amount}] <-> the classifier's {claimed_jettons[], claimed_amounts[]}. */
+function claimedRewards(v: unknown, toClassifier: boolean): ClassifierValue | JsonValue {
+  if (toClassifier) {
+    const pairs = Array.isArray(v) ? v.filter(isObject) : [];
+    return {
+      claimed_jettons: pairs.map((p) => (p.jetton ?? null) as ClassifierValue),
+      claimed_amounts: pairs.map((p) => intToClassifier(p.amount)),
+    };
+  }
+  const jettons = isObject(v) && Array.isArray(v.claimed_jettons) ? v.claimed_jettons : [];
+  const amounts = isObject(v) && Array.isArray(v.claimed_amounts) ? v.claimed_amounts : [];
+  if (jettons.length !== amounts.length) return [];
+  return jettons.map((jetton, i) => ({ jetton: (jetton ?? null) as JsonValue, amount: intToDetails(amounts[i]) }));
+}
+
 function encode(codec: Codec, v: unknown, toClassifier: boolean): ClassifierValue | JsonValue {
   switch (codec) {
     case 'same':
@@ -374,6 +628,8 @@ function encode(codec: Codec, v: unknown, toClassifier: boolean): ClassifierValu
       const ints = codec === 'peer_swaps' ? PEER_INTS : EXCESS_INTS;
       return v.map((x) => mapRecord(x, ints, toClassifier)) as JsonValue;
     }
+    case 'claimed_rewards':
+      return claimedRewards(v, toClassifier);
   }
 }
 
@@ -399,6 +655,19 @@ function setPath(doc: Record<string, unknown>, path: string, v: unknown): void {
 /** The rows of a type; undefined for a type this table does not cover yet. */
 export function namesOf(type: string): readonly NameRow[] | undefined {
   return Object.hasOwn(CLASSIFIER_NAMES, type) ? CLASSIFIER_NAMES[type] : undefined;
+}
+
+const NO_KEYS: ReadonlySet<string> = new Set();
+const HIDDEN_KEYS = new Map(
+  Object.entries(CLASSIFIER_NAMES).map(([type, rows]) => [
+    type,
+    new Set(rows.filter((r) => r.hidden).map((r) => r.details)) as ReadonlySet<string>,
+  ]),
+);
+
+/** The details keys of `type` the API does not show (NameRow.hidden). */
+export function hiddenDetailsKeys(type: string): ReadonlySet<string> {
+  return HIDDEN_KEYS.get(type) ?? NO_KEYS;
 }
 
 /**
@@ -430,7 +699,8 @@ export function detailsFromClassifier(type: string, doc: ClassifierDoc): Details
   }
   const known = new Set(rows.map((r) => r.classifier.split('.').slice(1).join('.')));
   const own = doc[`${type}_data`];
-  if (isObject(own)) {
+  // A row that maps the whole record (jvault_claim_data) leaves none of its keys to keep as they are.
+  if (isObject(own) && !rows.some((r) => r.classifier === `${type}_data`)) {
     for (const [k, v] of Object.entries(own)) {
       if (!known.has(k) && !rows.some((r) => r.details === k)) out[k] = v as JsonValue;
     }

@@ -4,7 +4,7 @@
 import type { Database } from '../../db/index.ts';
 import type { IndexLog } from '../index-mc-block.ts';
 import { classifyTrace } from './classify.ts';
-import { interfacesOf, loadInterfaces, traceAddresses } from './interfaces.ts';
+import { interfacesOf, loadInterfaces, traceRequests } from './interfaces.ts';
 import { loadTraceInputs, type StoredTrace } from './load.ts';
 import type { Action, Matcher } from './types.ts';
 import { writeActions } from './write.ts';
@@ -34,7 +34,8 @@ export async function classifyStored(traces: readonly StoredTrace[], deps: Class
   for (let i = 0; i < traces.length; i += size) {
     const part = traces.slice(i, i + size);
     const inputs = await loadTraceInputs(deps.db, part);
-    const interfaces = interfacesOf(await loadInterfaces(deps.db, traceAddresses(inputs)));
+    const wanted = traceRequests(inputs, deps.matchers);
+    const interfaces = interfacesOf(await loadInterfaces(deps.db, wanted.addresses, wanted.accountData));
     const byId = new Map(inputs.map((t) => [t.traceId, t]));
     const out: { traceId: string; state: 'ok' | 'failed' | 'broken'; actions: Action[] }[] = [];
     for (const t of part) {

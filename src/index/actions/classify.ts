@@ -3,6 +3,7 @@
 // execute, vesting send) name inner subtrees, classified again as their children with ancestor_type. What no matcher
 // takes is left to the basic matcher at the end of the table; a trace without any action gets one `unknown` action
 // spanning it (action_id = trace_id), as toncenter's classifier does.
+import { isStoredRawAddress } from '../../ton/index.ts';
 import { actionIdOf } from './action-id.ts';
 import { deployOf } from './matchers/basic.ts';
 import { MATCHERS } from './matchers/index.ts';
@@ -22,8 +23,9 @@ const byLt = (a: TraceNode, b: TraceNode) => (a.tx.lt < b.tx.lt ? -1 : a.tx.lt >
 
 function participants(d: ActionDraft, txNodes: readonly TraceNode[]): string[] {
   const s = new Set<string>();
+  // Addresses only: a generic column may hold another value (tgBTC: a public key in source_secondary).
   for (const a of [d.source, d.sourceSecondary, d.destination, d.destinationSecondary, ...(d.accounts ?? [])]) {
-    if (a) s.add(a);
+    if (a && isStoredRawAddress(a)) s.add(a);
   }
   for (const n of txNodes) s.add(n.tx.account);
   return [...s].sort();
@@ -50,7 +52,7 @@ function finish(trace: TraceInput, d: ActionDraft, ancestorType: string[], paren
     traceId: trace.traceId,
     actionId: actionIdOf(own, type),
     type,
-    startLt: startLtOf(txNodes[0]!),
+    startLt: startLtOf(own),
     endLt: txNodes[txNodes.length - 1]!.tx.lt,
     startUtime,
     endUtime,
@@ -70,14 +72,18 @@ function finish(trace: TraceInput, d: ActionDraft, ancestorType: string[], paren
 }
 
 /**
- * Where an action began: its first transaction's lt, or, when that transaction is the trace's root and came in by an
- * internal message (sent by a transaction outside the trace), that message's created_lt, as toncenter reports it
- * (the simple TON transfer of vectors/actions). Below the root the sender is in the action or the trace, and its lt
- * comes first anyway.
+ * Where an action began, as toncenter reports it: the earliest of its own transactions' inbound messages by
+ * created_lt (an external message has none: its transaction's lt; a tick-tock transaction has no message: its lt).
+ * The initiating transaction is not its own: four deposits one transaction sends start at their four messages.
  */
-function startLtOf(first: TraceNode): bigint {
-  if (first.parent) return first.tx.lt;
-  return first.tx.inMsg?.createdLt ?? first.tx.lt;
+function startLtOf(own: readonly TraceNode[]): bigint {
+  let min: bigint | null = null;
+  for (const n of own) {
+    const lt = n.tx.inMsg?.createdLt ?? n.tx.lt;
+    if (min === null || lt < min) min = lt;
+  }
+  if (min === null) throw new Error('an action without transactions');
+  return min;
 }
 
 export interface ClassifyOptions {

@@ -7,7 +7,7 @@ export {
   classifyStored,
   reclassifyRange,
 } from './classify-block.ts';
-export { interfacesOf, loadInterfaces, traceAddresses } from './interfaces.ts';
+export { interfacesOf, loadInterfaces, type TraceRequests, traceRequests } from './interfaces.ts';
 export { loadTraceInputs, type StoredTrace } from './load.ts';
 export { MATCHERS } from './matchers/index.ts';
 export { ACTION_TYPE_SETS, expandSupported, isShown, LATEST_ACTION_TYPES, V1_ACTION_TYPES } from './supported.ts';

@@ -82,6 +82,18 @@ export interface ContractInfo {
   vesting?: { owner: string | null; sender: string | null };
   /** A standard nominator pool (ton-blockchain/nominator-pool), known by its code hash. */
   nominatorPool?: true;
+  /**
+   * A JVault stake wallet, as its data reads (loaded for the accounts a matcher asks for, AccountDataRequest): the
+   * pool it belongs to, its stake jetton, and the jetton the pool locks (the pool's lock wallet's jetton; null when
+   * the pool's data or the lock wallet is not known).
+   */
+  jvaultStakeWallet?: { pool: string; stakeJetton: string | null; lockedJetton: string | null };
+}
+
+/** An account whose stored data a matcher needs read into its ContractInfo, and as what. */
+export interface AccountDataRequest {
+  account: string;
+  as: 'jvaultStakeWallet';
 }
 
 export interface Interfaces {
@@ -167,4 +179,11 @@ export interface Matcher {
   /** The action types it can produce (for the registry's checks and docs). */
   types: readonly string[];
   match(node: TraceNode, ctx: MatchContext): ActionDraft[] | null;
+  /**
+   * Addresses the matcher will ask `ctx.interfaces` about at `node` beyond the trace's accounts and message ends,
+   * read from the node's bodies (a router wallet a swap request names). Loaded with the others, before matching.
+   */
+  addressesFor?(node: TraceNode): string[];
+  /** Accounts whose data the matcher will read through `ctx.interfaces` at `node` (loaded before matching). */
+  accountDataFor?(node: TraceNode): AccountDataRequest[];
 }

@@ -5,6 +5,7 @@ export {
   type FriendlyAddressOptions,
   formatFriendlyAddress,
   formatRawAddress,
+  isStoredRawAddress,
   type ParsedAddress,
   parseAddress,
   type RawAddressOptions,

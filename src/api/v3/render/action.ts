@@ -5,7 +5,9 @@
 // API has no details for, and finality.
 import type { FastifyRequest } from 'fastify';
 import type { Queryable, Row } from '../../../db/index.ts';
+import { hiddenDetailsKeys } from '../../../index/actions/classifier-names.ts';
 import { ACTION_TYPE_SETS, expandSupported, isShown } from '../../../index/actions/supported.ts';
+import { isStoredRawAddress } from '../../../ton/index.ts';
 import { buildAddressBook } from '../address-book.ts';
 import { buildMetadata, metadataSkipped } from '../metadata.ts';
 import { invalid, listParam, type Query } from '../params.ts';
@@ -60,10 +62,16 @@ export function publicActionType(type: string, details: unknown): string {
   return type;
 }
 
-/** The details object clients see: as stored, or toncenter's error object for a type without a details mapper. */
+/**
+ * The details object clients see: as stored less the classifier's fields toncenter's API does not show
+ * (hiddenDetailsKeys), or toncenter's error object for a type without a details mapper.
+ */
 export function publicDetails(type: string, details: unknown): unknown {
   if (NO_DETAILS.has(type) || !KNOWN_TYPES.has(type)) return { error: `unsupported action type: '${type}'` };
-  return isObject(details) ? details : {};
+  if (!isObject(details)) return {};
+  const hidden = hiddenDetailsKeys(type);
+  if (hidden.size === 0) return details;
+  return Object.fromEntries(Object.entries(details).filter(([k]) => !hidden.has(k)));
 }
 
 export interface ActionExtras {
@@ -130,12 +138,10 @@ export function pendingActionJson(a: StoredPendingAction, extras: ActionExtras =
   return out;
 }
 
-const RAW_ADDRESS = /^-?\d{1,3}:[0-9A-F]{64}$/;
-
 /** Raw addresses anywhere in a JSON value (an action's details name its participants under per-type keys). */
 function addressesIn(v: unknown, out: string[]): void {
   if (typeof v === 'string') {
-    if (RAW_ADDRESS.test(v)) out.push(v);
+    if (isStoredRawAddress(v)) out.push(v);
   } else if (Array.isArray(v)) {
     for (const x of v) addressesIn(x, out);
   } else if (isObject(v)) {
@@ -156,7 +162,8 @@ export function actionAddresses(r: Row): string[] {
     'asset2',
     'asset2_secondary',
   ]) {
-    if (typeof r[c] === 'string') out.push(r[c] as string);
+    // Addresses only: tgBTC actions keep a bitcoin txid or a public key in some of these columns, as toncenter does.
+    if (typeof r[c] === 'string' && isStoredRawAddress(r[c] as string)) out.push(r[c] as string);
   }
   addressesIn(r.details, out);
   return out;

@@ -10,7 +10,7 @@
 //   (query_id, index:uint64, owner:MsgAddress, points:Coins) and the pool, which pays the stake back with a jetton
 //   transfer; destination is the item (toncenter's column).
 // - coffee_staking_claim_rewards: claim#b30c7310 to the pool, which pays the rewards with a jetton transfer.
-// Swaps, pools and liquidity of swap.coffee are not matched yet.
+// Swaps, pool creation and liquidity of swap.coffee are in coffee-dex.ts.
 import type { Slice } from '@ton/core';
 import { JETTON_OP } from '../../decode/contracts/events/jetton.ts';
 import { loadMsgAddress, readBody } from '../../decode/contracts/events/reader.ts';
@@ -33,13 +33,13 @@ export const COFFEE_OP = {
 const body = (n: TraceNode) => n.tx.inMsg?.body ?? null;
 const free = (n: TraceNode, ctx: MatchContext) => n.children.filter((c) => !ctx.isClaimed(c));
 
-/** native$00 | jetton$01 workchain:int8 address:uint256 */
-function loadAsset(s: Slice): { asset: string | null } {
+/** Asset: native$00 (null: TON) | jetton$01 workchain:int8 address:uint256 (the master); extra$10 is refused. */
+export function loadCoffeeAsset(s: Slice): string | null {
   const tag = s.loadUint(2);
-  if (tag === 0) return { asset: null };
+  if (tag === 0) return null;
   if (tag !== 1) throw new RangeError(`coffee asset tag ${tag}`);
   const wc = s.loadInt(8);
-  return { asset: `${wc}:${s.loadBuffer(32).toString('hex').toUpperCase()}` };
+  return `${wc}:${s.loadBuffer(32).toString('hex').toUpperCase()}`;
 }
 
 function createVault(node: TraceNode, ctx: MatchContext): ActionDraft | null {
@@ -48,7 +48,7 @@ function createVault(node: TraceNode, ctx: MatchContext): ActionDraft | null {
   const req = b
     ? readBody(b, COFFEE_OP.createVault, (s) => {
         s.skip(64);
-        return loadAsset(s);
+        return { asset: loadCoffeeAsset(s) };
       })
     : null;
   const init = childWithOp(node, COFFEE_OP.vaultInit, ctx);

@@ -7,6 +7,7 @@
 // payout is the refund. peer_swaps are the logged swaps when there is more than one.
 // toncenter names the asset asked for from its table of DeDust pools; we hold no such table, so asset_out is the last
 // logged swap's output, or (a swap that failed before any pool swapped) the asset paid back.
+// Liquidity deposits are in dedust-liquidity.ts.
 // Message layouts: docs.dedust.io/reference/tlb-schemes.
 import type { Cell, Slice } from '@ton/core';
 import { JETTON_OP } from '../../decode/contracts/events/jetton.ts';
@@ -30,7 +31,7 @@ export const DEDUST_OP = {
 const SWAP_EXTERNAL: ReadonlySet<number> = new Set([DEDUST_OP.swapExternal]);
 
 // native$0000 = Asset; jetton$0001 workchain_id:int8 address:uint256 = Asset; (extra_currency$0010 is refused)
-function loadAsset(s: Slice): string | null {
+export function loadDedustAsset(s: Slice): string | null {
   const kind = s.loadUint(4);
   if (kind === 0) return null;
   if (kind !== 1) throw new RangeError(`DeDust asset kind ${kind} is not TON or a jetton`);
@@ -41,8 +42,8 @@ function loadAsset(s: Slice): string | null {
 // swap#9c610de3 asset_in:Asset asset_out:Asset amount_in:Coins amount_out:Coins ^[sender_addr …]
 const parseSwapEvent = (c: Cell) =>
   readBody(c, DEDUST_OP.swapEvent, (s) => ({
-    assetIn: loadAsset(s),
-    assetOut: loadAsset(s),
+    assetIn: loadDedustAsset(s),
+    assetOut: loadDedustAsset(s),
     amountIn: s.loadCoins(),
     amountOut: s.loadCoins(),
   }));

@@ -5,14 +5,22 @@ import type { Matcher } from '../types.ts';
 import { basicMatcher } from './basic.ts';
 import { cocoonMatcher } from './cocoon.ts';
 import { coffeeMatcher } from './coffee.ts';
+import { coffeeDexMatcher } from './coffee-dex.ts';
 import { dedustMatcher } from './dedust.ts';
+import { dedustLiquidityMatcher } from './dedust-liquidity.ts';
 import { dnsMatcher } from './dns.ts';
 import { electionsMatcher } from './elections.ts';
+import { ethenaMatcher } from './ethena.ts';
+import { evaaMatcher } from './evaa.ts';
 import { jettonMatcher } from './jetton.ts';
+import { jvaultMatcher } from './jvault.ts';
+import { layerzeroMatcher } from './layerzero.ts';
 import { multisigMatcher } from './multisig.ts';
 import { nftMatcher } from './nft.ts';
 import { nominatorPoolMatcher } from './nominator-pool.ts';
 import { stonfiMatcher } from './stonfi.ts';
+import { tgbtcMatcher } from './tgbtc.ts';
+import { toncoMatcher } from './tonco.ts';
 import { tonstakersMatcher } from './tonstakers.ts';
 import { vestingMatcher } from './vesting.ts';
 
@@ -23,7 +31,15 @@ export const MATCHERS: readonly Matcher[] = [
   nominatorPoolMatcher,
   stonfiMatcher,
   dedustMatcher,
+  dedustLiquidityMatcher,
   coffeeMatcher,
+  coffeeDexMatcher,
+  toncoMatcher,
+  ethenaMatcher,
+  tgbtcMatcher,
+  jvaultMatcher,
+  evaaMatcher,
+  layerzeroMatcher,
   jettonMatcher,
   nftMatcher,
   dnsMatcher,

@@ -4,6 +4,7 @@ import { Address, beginCell, type Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import type { Action, ContractInfo, TraceNode } from '../types.ts';
 import { excessBody, internalTransferBody, jettonTransferBody, notifyBody } from './jetton-bodies.test-util.ts';
+import { stonfiMatcher } from './stonfi.ts';
 import { addr, byType, TraceBuilder } from './trace-builder.test-util.ts';
 
 const U = addr('user');
@@ -380,5 +381,19 @@ describe('STON.fi v1 jetton_swap', () => {
       asset_out: B,
       dex_outgoing_transfer: transferOf(A, R, U, RA, UA, 1000n),
     });
+  });
+});
+
+describe('STON.fi router wallets named in bodies (addressesFor: loaded with the trace, though it may not touch them)', () => {
+  it('the v1 request of a transfer, the v2 request of a notification, and the cross-swaps of a router swap', () => {
+    const b = new TraceBuilder();
+    const root = b.external(U);
+    const v1 = b.send(root, UA, transfer(1000n, R, requestV1(RB, U)));
+    const v2 = b.send(root, R, notify(1000n, U, requestV2(RB)));
+    const swap = b.send(root, P, swapV2(1000n, RB, requestV2(RC)));
+    expect(stonfiMatcher.addressesFor?.(v1)).toEqual([RB]);
+    expect(stonfiMatcher.addressesFor?.(v2)).toEqual([RB]);
+    expect(stonfiMatcher.addressesFor?.(swap)).toEqual([RB, RC]);
+    expect(stonfiMatcher.addressesFor?.(root)).toEqual([]);
   });
 });

@@ -25,6 +25,7 @@ import {
   swapDraft,
   tonIfPton,
 } from './swap.ts';
+import { inBody } from './util.ts';
 
 export const STONFI_OP = {
   swapV1: 0x25938561,
@@ -289,18 +290,22 @@ function walkV2(swapNode: TraceNode, ctx: MatchContext): { hops: Hop[]; legs: Le
   return { hops, legs, via };
 }
 
-/** The router wallet of the last asset a swap request names, following its cross-swap custom payloads. */
-function targetWallet(first: string | null, customPayload: Cell | null): string | null {
-  let wallet = first;
+/** The router wallets a v2 swap request names: its own, then each cross-swap's (its custom payloads), in order. */
+function requestWallets(first: string | null, customPayload: Cell | null): (string | null)[] {
+  const wallets = [first];
   let next = customPayload;
   for (let depth = 0; next && depth < 16; depth++) {
     const r = parseV2Request(next);
     if (!r) break;
-    wallet = r.otherWallet;
+    wallets.push(r.otherWallet);
     next = r.customPayload;
   }
-  return wallet;
+  return wallets;
 }
+
+/** The router wallet of the last asset a swap request names, following its cross-swap custom payloads. */
+const targetWallet = (first: string | null, customPayload: Cell | null): string | null =>
+  requestWallets(first, customPayload).at(-1) ?? null;
 
 interface Incoming {
   nodes: TraceNode[];
@@ -436,6 +441,31 @@ function v2Swap(start: TraceNode, ctx: MatchContext): ActionDraft[] | null {
   ];
 }
 
+/**
+ * The router wallets a node's inbound body names that the matcher looks up and the trace may not touch (as toncenter
+ * loads them): the wallet asked for in a v1 swap request (a jetton transfer's forward payload), in a v2 request (a
+ * notification's forward payload), and those a router's swap#6664de2a names for its cross-swaps.
+ */
+function walletsNamed(node: TraceNode): (string | null)[] {
+  switch (node.tx.inMsg?.opcode) {
+    case JETTON_OP.transfer: {
+      const t = inBody(node, 'jetton_transfer');
+      return [parseV1Request(t ? payloadCell(t.forwardPayload) : null)?.tokenWallet ?? null];
+    }
+    case JETTON_OP.transferNotification: {
+      const n = inBody(node, 'jetton_notify');
+      const payload = n ? payloadCell(n.forwardPayload) : null;
+      return [payload ? (parseV2Request(payload)?.otherWallet ?? null) : null];
+    }
+    case STONFI_OP.swapV2: {
+      const swap = body(node) ? parseSwapV2(body(node)!) : null;
+      return swap ? requestWallets(swap.tokenWallet, swap.customPayload) : [];
+    }
+    default:
+      return [];
+  }
+}
+
 export const stonfiMatcher: Matcher = {
   name: 'stonfi',
   types: ['jetton_swap'],
@@ -452,4 +482,5 @@ export const stonfiMatcher: Matcher = {
     }
     return v2Swap(node, ctx);
   },
+  addressesFor: (node) => walletsNamed(node).filter((w): w is string => w !== null),
 };

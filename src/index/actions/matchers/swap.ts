@@ -101,6 +101,18 @@ export interface SwapTransfer {
   amount: bigint | null;
 }
 
+/** A jetton leg as a swap transfer: its master, sender and receiver with their wallets, the amount. */
+export function transferOfLeg(leg: Leg): SwapTransfer & { amount: bigint } {
+  return {
+    asset: leg.asset,
+    amount: leg.amount,
+    source: leg.sender,
+    sourceJettonWallet: leg.senderWallet,
+    destination: leg.receiver,
+    destinationJettonWallet: leg.receiverWallet,
+  };
+}
+
 export interface PeerSwap {
   assetIn: string | null;
   amountIn: bigint | null;
@@ -109,7 +121,7 @@ export interface PeerSwap {
 }
 
 export interface Swap {
-  dex: 'stonfi' | 'stonfi_v2' | 'dedust';
+  dex: 'stonfi' | 'stonfi_v2' | 'dedust' | 'tonco' | 'coffee';
   nodes: TraceNode[];
   success: boolean;
   incoming: SwapTransfer;
@@ -121,6 +133,8 @@ export interface Swap {
   /** destination_secondary when it is not the outgoing transfer's receiving wallet (STON.fi v1). */
   destinationSecondary?: string | null;
   peerSwaps: PeerSwap[];
+  /** The least the sender asked for (details `min_out_amount`), where the DEX's messages name it (TONCO). */
+  minOutAmount?: bigint;
 }
 
 const str = (v: bigint | null) => (v === null ? null : v.toString());
@@ -160,6 +174,7 @@ export function swapDraft(s: Swap): ActionDraft {
         asset_out: p.assetOut,
         amount_out: str(p.amountOut),
       })),
+      ...(s.minOutAmount !== undefined ? { min_out_amount: s.minOutAmount.toString() } : {}),
     },
   };
 }
