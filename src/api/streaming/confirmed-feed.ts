@@ -34,6 +34,7 @@ import { type BlockIdExt, blockIdFromTl, listBlockTransactions, loadBlockCell } 
 import { unindexedTransactionJson } from '../pending/transaction-json.ts';
 import type { AccountFeedEvent, Json, Positioned, TraceFeedEvent } from './events.ts';
 import { accountStateJson } from './index-feed.ts';
+import { startPollLoop } from './poll-loop.ts';
 
 export type ConfirmedLite = Pick<LitePool, 'getMasterchainInfo' | 'lookupBlock' | 'getBlock'>;
 
@@ -74,8 +75,6 @@ const MAX_OWNERS = 100_000;
 const shardKey = (workchain: number, shard: bigint) => `${workchain}:${shard.toString(16)}`;
 
 export function createConfirmedFeed(opts: ConfirmedFeedOptions): ConfirmedFeed {
-  const pollMs = opts.pollMs ?? 100;
-  const log = opts.logger;
   /** Next seqno to probe per shard, and the tops of the masterchain block read last. */
   const next = new Map<string, number>();
   let tops: Array<{ workchain: number; shard: bigint }> = [];
@@ -86,9 +85,6 @@ export function createConfirmedFeed(opts: ConfirmedFeedOptions): ConfirmedFeed {
   /** Trace of each internal message a seen transaction sent, by message hash. */
   const owners = new Map<string, TraceRef>();
   let closed = false;
-  let failing = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
 
   async function readTops(): Promise<void> {
     const info = await opts.lite.getMasterchainInfo();
@@ -262,27 +258,17 @@ export function createConfirmedFeed(opts: ConfirmedFeedOptions): ConfirmedFeed {
     forget();
   }
 
-  const tick = () => {
-    running = poll()
-      .then(() => {
-        if (failing) log.warn('Confirmed feed reads the source again');
-        failing = false;
-      })
-      .catch((e: Error) => {
-        if (!failing) log.warn({ err: e.message }, 'Confirmed feed cannot read the source; retrying');
-        failing = true;
-      })
-      .finally(() => {
-        if (!closed) timer = setTimeout(tick, pollMs);
-      });
-  };
-  tick();
+  const loop = startPollLoop(poll, {
+    pollMs: opts.pollMs ?? 100,
+    logger: opts.logger,
+    failing: 'Confirmed feed cannot read the source; retrying',
+    back: 'Confirmed feed reads the source again',
+  });
 
   return {
     async close() {
       closed = true;
-      if (timer) clearTimeout(timer);
-      await running;
+      await loop.close();
     },
   };
 }

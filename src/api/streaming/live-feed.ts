@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../../db/index.ts';
 import type { Positioned } from './events.ts';
 import { blockEvents, readyThrough } from './index-feed.ts';
+import { startPollLoop } from './poll-loop.ts';
 
 export interface LiveFeedOptions {
   db: Database;
@@ -28,15 +29,10 @@ export interface LiveFeed {
 }
 
 export function createLiveFeed(opts: LiveFeedOptions): LiveFeed {
-  const pollMs = opts.pollMs ?? 250;
   const maxBlocks = opts.maxBlocksPerPoll ?? 20;
-  const log = opts.logger;
   let head: number | null = null;
   let started = false;
   let closed = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-  let failing = false;
   let resolveReady!: () => void;
   const readyP = new Promise<void>((r) => {
     resolveReady = r;
@@ -62,30 +58,20 @@ export function createLiveFeed(opts: LiveFeedOptions): LiveFeed {
     }
   }
 
-  const tick = () => {
-    running = poll()
-      .then(() => {
-        if (failing) log.warn('Streaming feed reads the index again');
-        failing = false;
-      })
-      .catch((e: Error) => {
-        if (!failing) log.warn({ err: e.message }, 'Streaming feed cannot read the index; retrying');
-        failing = true;
-      })
-      .finally(() => {
-        if (!closed) timer = setTimeout(tick, pollMs);
-      });
-  };
-  tick();
+  const loop = startPollLoop(poll, {
+    pollMs: opts.pollMs ?? 250,
+    logger: opts.logger,
+    failing: 'Streaming feed cannot read the index; retrying',
+    back: 'Streaming feed reads the index again',
+  });
 
   return {
     head: () => head,
     ready: () => readyP,
     async close() {
       closed = true;
-      if (timer) clearTimeout(timer);
       resolveReady();
-      await running;
+      await loop.close();
     },
   };
 }
