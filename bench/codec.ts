@@ -12,7 +12,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startTsWorker, workerEntry } from '../src/common/ts-worker.ts';
-import { blockGlobalVersion, toBlockRow, toTransactionRows } from '../src/index/decode/index.ts';
+import { blockGlobalVersion, forgetRecentBocs, toBlockRow, toTransactionRows } from '../src/index/decode/index.ts';
 import { checkedBlock } from '../src/index/source/ids.ts';
 import { type BlockIdExt, listBlockTransactions, loadBlockCell, readCellTable } from '../src/ton/index.ts';
 
@@ -81,6 +81,7 @@ function floor(): void {
 }
 
 function decodeAll(): number {
+  forgetRecentBocs();
   let txs = 0;
   for (const { id, bytes } of blocks) {
     const block = loadBlockCell(checkedBlock(id, bytes).root);
