@@ -45,16 +45,10 @@ const KNOWN_FAILURES: Record<string, string> = {
     'toncenter decodes new_tokens_used and expected_address from the bits of the address that follows query_id: not reproduced',
   'cocoon/Cocoon Worker Payout':
     'toncenter decodes new_tokens from the bits of the address that follows query_id (not the layout the trace shows): not reproduced',
-  'jetton-transfer/Failed jetton transfer (external only)':
-    "a wallet's failed external message: no matcher reads the intended transfer from the signed body; toncenter's accounts also leave the receiver out, ours always add it (classify.ts participants)",
-  'jetton-transfer/Failed jetton transfers (external, identical transfers)':
-    "as above, and the selectors name toncenter's action ids (sha256 of the base64 text of a message hash + type; one per intended message): action-id.ts",
   'nft/Getgems auction purchase':
     'the NftAuction interface (marketplace, price, real owner) has no table of ours, so it is not stored',
   'nft/Getgems auction purchase 2':
     'the NftAuction interface (marketplace, price, real owner) has no table of ours, so it is not stored',
-  'ton-transfers/Failed ton transfer (external-in only)':
-    "a wallet's failed external message: no matcher reads the intended transfer from the signed body; toncenter's accounts also leave the receiver out, ours always add it (classify.ts participants)",
 };
 
 interface Expected {

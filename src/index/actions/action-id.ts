@@ -7,7 +7,7 @@
 // sender's lt: 1 + the out_msgs index, the same on the chain and in any emulation). The key depends only on chain
 // data, so re-classification and the pending -> confirmed transition keep the id.
 import { createHash } from 'node:crypto';
-import type { TraceNode } from './types.ts';
+import type { IntendedMessage, TraceNode } from './types.ts';
 
 /** Offsets of the messages from the root down to `node` (empty for the root), and the root. */
 function placeOf(node: TraceNode): { root: TraceNode; path: bigint[] } {
@@ -53,4 +53,14 @@ export function actionIdOf(nodes: readonly TraceNode[], type: string): string {
   if (!first) throw new RangeError(`action ${type} has no transactions`);
   // As toncenter hashes it: the key's standard base64 text, then the type (both as UTF-8 text).
   return createHash('sha256').update(keyOf(first).toString('base64'), 'utf8').update(type, 'utf8').digest('base64');
+}
+
+/**
+ * toncenter stands a made-up message hash in for the message that never existed, the base64 of the text
+ * `<cell hash, base64><position>` (the position tells identical messages apart), and keys the action by it as by any
+ * inbound message hash.
+ */
+export function intendedActionIdOf(m: IntendedMessage, type: string): string {
+  const key = Buffer.from(`${m.cellHash.toString('base64')}${m.index}`, 'utf8').toString('base64');
+  return createHash('sha256').update(key, 'utf8').update(type, 'utf8').digest('base64');
 }

@@ -4,7 +4,7 @@
 // takes is left to the basic matcher at the end of the table; a trace without any action gets one `unknown` action
 // spanning it (action_id = trace_id), as toncenter's classifier does.
 import { isStoredRawAddress } from '../../ton/index.ts';
-import { actionIdOf } from './action-id.ts';
+import { actionIdOf, intendedActionIdOf } from './action-id.ts';
 import { deployOf } from './matchers/basic.ts';
 import { MATCHERS } from './matchers/index.ts';
 import type { Action, ActionDraft, Interfaces, MatchContext, Matcher, TraceInput, TraceNode } from './types.ts';
@@ -21,10 +21,16 @@ function* preorder(node: TraceNode): Generator<TraceNode> {
 
 const byLt = (a: TraceNode, b: TraceNode) => (a.tx.lt < b.tx.lt ? -1 : a.tx.lt > b.tx.lt ? 1 : 0);
 
+/** A draft of a message a wallet was asked to send and never sent (matchers/failed-external.ts). */
+
 function participants(d: ActionDraft, txNodes: readonly TraceNode[]): string[] {
   const s = new Set<string>();
+  // An intended message never reached its receiver: toncenter lists only the sending side's columns.
+  const ends = d.intended
+    ? [d.source, d.sourceSecondary]
+    : [d.source, d.sourceSecondary, d.destination, d.destinationSecondary];
   // Addresses only: a generic column may hold another value (tgBTC: a public key in source_secondary).
-  for (const a of [d.source, d.sourceSecondary, d.destination, d.destinationSecondary, ...(d.accounts ?? [])]) {
+  for (const a of [...ends, ...(d.accounts ?? [])]) {
     if (a && isStoredRawAddress(a)) s.add(a);
   }
   for (const n of txNodes) s.add(n.tx.account);
@@ -46,11 +52,11 @@ function finish(trace: TraceInput, d: ActionDraft, ancestorType: string[], paren
     endUtime = Math.max(endUtime, n.tx.now);
     mcSeqnoEnd = Math.max(mcSeqnoEnd, n.tx.mcSeqno);
   }
-  const { type, success, details, nodes: _n, inner: _i, accounts: _a, ...columns } = d;
+  const { type, success, details, nodes: _n, inner: _i, accounts: _a, intended, ...columns } = d;
   return {
     ...columns,
     traceId: trace.traceId,
-    actionId: actionIdOf(own, type),
+    actionId: intended ? intendedActionIdOf(intended, type) : actionIdOf(own, type),
     type,
     startLt: startLtOf(own),
     endLt: txNodes[txNodes.length - 1]!.tx.lt,

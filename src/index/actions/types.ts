@@ -136,6 +136,20 @@ export interface ActionDraft extends ActionColumns {
    * (stored with ancestor_type, shown to clients that do not know this type).
    */
   inner?: TraceNode[];
+  /**
+   * A message a wallet's request asked for and never sent (failed-external.ts): the driver keys the action by it and
+   * leaves its receivers out of the participants, as toncenter does.
+   */
+  intended?: IntendedMessage;
+}
+
+/**
+ * A message a wallet's signed request asked for but never sent (toncenter's "ghost" operations): the hash of its
+ * cell in the request and its position there, counted as toncenter counts it (matchers/failed-external.ts).
+ */
+export interface IntendedMessage {
+  cellHash: Buffer;
+  index: number;
 }
 
 export interface Action extends ActionColumns {

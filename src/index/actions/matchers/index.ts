@@ -12,6 +12,7 @@ import { dnsMatcher } from './dns.ts';
 import { electionsMatcher } from './elections.ts';
 import { ethenaMatcher } from './ethena.ts';
 import { evaaMatcher } from './evaa.ts';
+import { failedExternalMatcher } from './failed-external.ts';
 import { jettonMatcher } from './jetton.ts';
 import { jvaultMatcher } from './jvault.ts';
 import { layerzeroMatcher } from './layerzero.ts';
@@ -45,5 +46,6 @@ export const MATCHERS: readonly Matcher[] = [
   dnsMatcher,
   electionsMatcher,
   cocoonMatcher,
+  failedExternalMatcher,
   basicMatcher,
 ];

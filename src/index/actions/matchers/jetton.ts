@@ -34,7 +34,8 @@ function forwardPayload(t: Transfer): Cell | null {
   return t.forwardPayload.cell.bits.length > 0 ? t.forwardPayload.cell : null;
 }
 
-function transferDetails(t: Transfer, amount: bigint, forwardAmount: bigint) {
+/** A jetton transfer's details as the API shows them (also for transfers a failed request only intended). */
+export function transferDetails(t: Transfer, amount: bigint, forwardAmount: bigint) {
   const payload = forwardPayload(t);
   const { comment, encrypted } = jettonPayloadComment(payload);
   return {
