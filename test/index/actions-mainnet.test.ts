@@ -41,10 +41,6 @@ import { hasVectors, vectorPath } from '../support/vectors.ts';
 
 /** Cases known to fail today, `family/case name` -> why. A RATCHET: see the header. */
 const KNOWN_FAILURES: Record<string, string> = {
-  'cocoon/Cocoon Grant Refund':
-    'toncenter decodes new_tokens_used and expected_address from the bits of the address that follows query_id: not reproduced',
-  'cocoon/Cocoon Worker Payout':
-    'toncenter decodes new_tokens from the bits of the address that follows query_id (not the layout the trace shows): not reproduced',
   'nft/Getgems auction purchase':
     'the NftAuction interface (marketplace, price, real owner) has no table of ours, so it is not stored',
   'nft/Getgems auction purchase 2':

@@ -118,7 +118,15 @@ const dnsRows = (type: string): NameRow[] => [
 ];
 
 /** Cocoon's records: `<type>_data` fields (integers as `int`), the generic source/destination/amount. */
-const COCOON_INTS = new Set(['query_id', 'new_stake', 'nonce', 'withdraw_amount']);
+const COCOON_INTS = new Set([
+  'query_id',
+  'new_stake',
+  'nonce',
+  'withdraw_amount',
+  'new_tokens',
+  'worker_tokens',
+  'new_tokens_used',
+]);
 const cocoonRows = (type: string, data: string[], o: { amount?: boolean; source?: boolean } = {}): NameRow[] => [
   ...data.map((k) => row(k, `${type}_data.${k}`, COCOON_INTS.has(k) ? 'int' : 'same')),
   ...(o.source === false ? [] : [row('source', 'source')]),
@@ -385,6 +393,14 @@ export const CLASSIFIER_NAMES: Readonly<Record<string, readonly NameRow[]>> = {
   cocoon_register_proxy: cocoonRows('cocoon_register_proxy', ['query_id'], { source: false }),
   cocoon_unregister_proxy: cocoonRows('cocoon_unregister_proxy', ['query_id', 'seqno'], { source: false }),
   cocoon_proxy_payout: cocoonRows('cocoon_proxy_payout', ['query_id']),
+  cocoon_worker_payout: cocoonRows(
+    'cocoon_worker_payout',
+    ['payout_type', 'query_id', 'new_tokens', 'worker_state', 'worker_tokens'],
+    { amount: true },
+  ),
+  cocoon_grant_refund: cocoonRows('cocoon_grant_refund', ['query_id', 'new_tokens_used', 'expected_address'], {
+    amount: true,
+  }),
   coffee_create_vault: [
     row('source', 'source'),
     row('vault', 'destination'),
