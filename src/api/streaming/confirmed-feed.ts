@@ -79,8 +79,6 @@ export function createConfirmedFeed(opts: ConfirmedFeedOptions): ConfirmedFeed {
   const next = new Map<string, number>();
   let tops: Array<{ workchain: number; shard: bigint }> = [];
   let mcSeqno = -1;
-  /** Blocks already turned into events (a block found again after its commit is not sent twice). */
-  const done = new Set<string>();
   const traces = new Map<string, SeenTrace>();
   /** Trace of each internal message a seen transaction sent, by message hash. */
   const owners = new Map<string, TraceRef>();
@@ -232,7 +230,6 @@ export function createConfirmedFeed(opts: ConfirmedFeedOptions): ConfirmedFeed {
     const cutoff = Date.now() - FORGET_MS;
     for (const [k, t] of traces) if (t.touched < cutoff || traces.size > MAX_TRACES) traces.delete(k);
     while (owners.size > MAX_OWNERS) owners.delete(owners.keys().next().value as string);
-    if (done.size > 4096) done.clear();
   }
 
   async function poll(): Promise<void> {
@@ -245,13 +242,10 @@ export function createConfirmedFeed(opts: ConfirmedFeedOptions): ConfirmedFeed {
         if (seqno === undefined) break;
         const id = await probe(workchain, shard, seqno);
         if (!id) break;
-        const key = `${k}:${seqno}:${id.rootHash.toString('hex')}`;
-        if (!done.has(key)) {
-          const events = await blockEvents(id);
-          done.add(key);
-          if (closed) return;
-          if (events.length > 0) opts.onEvents(events);
-        }
+        // Each block once: `next` only moves forward (readTops keeps the larger of it and the committed top + 1).
+        const events = await blockEvents(id);
+        if (closed) return;
+        if (events.length > 0) opts.onEvents(events);
         next.set(k, seqno + 1);
       }
     }

@@ -21,8 +21,6 @@ function* preorder(node: TraceNode): Generator<TraceNode> {
 
 const byLt = (a: TraceNode, b: TraceNode) => (a.tx.lt < b.tx.lt ? -1 : a.tx.lt > b.tx.lt ? 1 : 0);
 
-/** A draft of a message a wallet was asked to send and never sent (matchers/failed-external.ts). */
-
 function participants(d: ActionDraft, txNodes: readonly TraceNode[]): string[] {
   const s = new Set<string>();
   // An intended message never reached its receiver: toncenter lists only the sending side's columns.

@@ -20,6 +20,7 @@
 import { readFile } from 'node:fs/promises';
 import { Cell } from '@ton/core';
 import type { Database, Queryable } from '../../db/index.ts';
+import { isStoredRawAddress, STORED_RAW_ADDRESS } from '../../ton/index.ts';
 import { assembleTraces } from '../traces/index.ts';
 import { classifyStored } from './classify-block.ts';
 import type { StoredTrace } from './load.ts';
@@ -110,7 +111,6 @@ export interface TraceFile {
 
 // ---- reading ----
 
-const RAW_ADDRESS = /^-?\d{1,10}:[0-9A-F]{64}$/;
 const HASH = /^[A-Za-z0-9+/]{43}=$/;
 const STATUSES = new Set(['uninit', 'frozen', 'active', 'nonexist']);
 const DESCRS = new Set([
@@ -161,7 +161,7 @@ function reader(file: string) {
   };
   const hash = (v: unknown, path: string) => match(v, HASH, 'a base64 hash', path);
   const hashOrNull = (v: unknown, path: string) => (v === null ? null : hash(v, path));
-  const address = (v: unknown, path: string) => match(v, RAW_ADDRESS, 'a raw upper-case address', path);
+  const address = (v: unknown, path: string) => match(v, STORED_RAW_ADDRESS, 'a raw upper-case address', path);
   const addressOrNull = (v: unknown, path: string) => (v === null ? null : address(v, path));
   const oneOf = (v: unknown, set: ReadonlySet<string>, path: string): string => {
     const s = str(v, path);
@@ -420,7 +420,7 @@ function decimalOf(v: LosslessJson | undefined): string | null {
 }
 
 const addressOrNull = (v: LosslessJson | undefined): string | null =>
-  typeof v === 'string' && RAW_ADDRESS.test(v) ? v : null;
+  typeof v === 'string' && isStoredRawAddress(v) ? v : null;
 
 /** The newest transaction of `account` in the file. */
 function lastTxOf(f: TraceFile, account: string): TraceFileTransaction | undefined {

@@ -16,11 +16,11 @@ import { InputError } from '../../common/errors.ts';
 export type AddressForm = 'raw_form' | 'friendly_bounceable' | 'friendly_non_bounceable';
 
 /** The raw form as the v3 API and the index store it: `<workchain>:<64 upper-case hex digits>` (schema's tonaddr). */
-const STORED_RAW = /^-?[0-9]{1,10}:[0-9A-F]{64}$/;
+export const STORED_RAW_ADDRESS = /^-?[0-9]{1,10}:[0-9A-F]{64}$/;
 
 /** Whether a stored value is an address in that raw form (some action columns hold other values: a bitcoin txid…). */
 export function isStoredRawAddress(v: string): boolean {
-  return STORED_RAW.test(v);
+  return STORED_RAW_ADDRESS.test(v);
 }
 
 export interface ParsedAddress {

@@ -9,6 +9,7 @@ export {
   type ParsedAddress,
   parseAddress,
   type RawAddressOptions,
+  STORED_RAW_ADDRESS,
 } from './address.ts';
 export {
   detectAddressV2,
