@@ -14,12 +14,12 @@
 // - proxy_payout#7610e6eb (owner -> proxy; the proxy pays its owner: destination, and returns the excess to the
 //   sender: destination_secondary).
 // - worker payouts and grant refunds, started by a signed payload (see signedPayout below).
-import type { Cell, Slice } from '@ton/core';
+import type { Slice } from '@ton/core';
 import { loadMsgAddress, readBody, refuse } from '../../decode/contracts/events/reader.ts';
 import type { ActionDraft, Details, MatchContext, Matcher, TraceNode } from '../types.ts';
 import { callFailed } from './call-failed.ts';
 import { freeChildrenWithOp, rawAddress } from './replies.ts';
-import { str } from './util.ts';
+import { bodyOf, str } from './util.ts';
 
 export const COCOON_OP = {
   clientTopUp: 0xf172e6c2,
@@ -59,16 +59,15 @@ function flowNodes(node: TraceNode, ctx: MatchContext): TraceNode[] {
   return out;
 }
 
-const body = (n: TraceNode): Cell | null => n.tx.inMsg?.body ?? null;
 const read = <T>(n: TraceNode, op: number, load: (s: Slice) => T): T | null => {
-  const b = body(n);
+  const b = bodyOf(n);
   return b ? readBody(b, op, load) : null;
 };
 const queryIdOnly = (s: Slice) => ({ queryId: s.loadUintBig(64) });
 
 /** The amount a client's forward asks its proxy to pay (payout_request in the forward's last reference). */
 function requestedPayout(forward: TraceNode | undefined): bigint | null {
-  const b = forward && body(forward);
+  const b = forward && bodyOf(forward);
   if (!b || b.refs.length === 0) return null;
   return readBody(b.refs[b.refs.length - 1]!, COCOON_OP.payoutRequest, (s) => s.loadCoins());
 }

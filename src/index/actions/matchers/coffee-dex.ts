@@ -43,7 +43,7 @@ import {
   swapDraft,
   transferOfLeg,
 } from './swap.ts';
-import { inBody, str } from './util.ts';
+import { inBody, parseBody, str } from './util.ts';
 
 export const COFFEE_DEX_OP = {
   swapNative: 0xc0ffee00,
@@ -73,11 +73,6 @@ const VAULT_REQUESTS: ReadonlySet<number> = new Set([
   COFFEE_DEX_OP.createDepositoryRequest,
 ]);
 
-const body = (n: TraceNode) => n.tx.inMsg?.body ?? null;
-const parse = <T>(n: TraceNode | undefined, read: (c: Cell) => T | null): T | null => {
-  const b = n ? body(n) : null;
-  return b ? read(b) : null;
-};
 const addr = (s: Slice) => rawAddress(loadMsgAddressInt(s));
 
 /** The log with opcode `op` among `node`'s external-out messages. */
@@ -185,7 +180,7 @@ function incoming(start: TraceNode, ctx: MatchContext): Incoming | null {
   const m = start.tx.inMsg;
   if (!m) return null;
   if (m.opcode !== JETTON_OP.transfer) {
-    const amount = parse(start, nativeAmount(m.opcode ?? 0));
+    const amount = parseBody(start, nativeAmount(m.opcode ?? 0));
     if (amount === null) return null;
     const transfer = {
       asset: null,
@@ -223,7 +218,7 @@ function payoutOf(payout: TraceNode, ctx: MatchContext): Outgoing | null {
     return { kind: 'jetton', nodes: leg.draft.nodes, transfer: transferOfLeg(leg), carried: null };
   }
   const ton = childWithOp(payout, COFFEE_DEX_OP.payout, ctx);
-  const ordered = parse(payout, parsePayoutInternal);
+  const ordered = parseBody(payout, parsePayoutInternal);
   if (ton && ordered) {
     const transfer = {
       asset: null,
@@ -316,7 +311,7 @@ interface Creator {
 }
 
 function poolCreator(inc: Incoming, request: TraceNode, ctx: MatchContext): Creator | null {
-  const params = inc.payload ? parseCreatePoolJetton(inc.payload) : parse(inc.vault, parseCreatePoolNative);
+  const params = inc.payload ? parseCreatePoolJetton(inc.payload) : parseBody(inc.vault, parseCreatePoolNative);
   const deploy = childWithOp(request, COFFEE_DEX_OP.deploy, ctx);
   if (!params || !deploy) return null;
   const t = inc.transfer;
@@ -360,7 +355,7 @@ function poolCreator(inc: Incoming, request: TraceNode, ctx: MatchContext): Crea
 function createdPool(creator: Creator, ctx: MatchContext): ActionDraft | null {
   const request = childWithOp(creator.deploy, COFFEE_DEX_OP.createPoolRequest, ctx);
   const pool = request && childWithOp(request, COFFEE_DEX_OP.deploy, ctx);
-  const req = parse(request, parseCreatePoolRequest);
+  const req = parseBody(request, parseCreatePoolRequest);
   const log = pool && logOf(pool, COFFEE_DEX_OP.depositSucceeded);
   const lp = log?.body ? parseDepositLog(log.body) : null;
   const mint = pool && childWithOp(pool, JETTON_OP.internalTransfer, ctx);
@@ -447,7 +442,7 @@ function minted(depository: TraceNode, ctx: MatchContext): Minted | null {
 }
 
 function depositLiquidity(inc: Incoming, request: TraceNode, ctx: MatchContext): ActionDraft | null {
-  const req = parse(request, parseDepositoryRequest);
+  const req = parseBody(request, parseDepositoryRequest);
   const depository = childWithOp(request, COFFEE_DEX_OP.deploy, ctx);
   const asset = inc.transfer.asset;
   if (!req || !depository || (asset !== req.first && asset !== req.second)) return null;

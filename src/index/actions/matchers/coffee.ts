@@ -18,7 +18,7 @@ import type { ActionDraft, MatchContext, Matcher, TraceNode } from '../types.ts'
 import { callFailed } from './call-failed.ts';
 import { withReplies } from './replies.ts';
 import { childWithOp, type Leg, legAt, reaches } from './swap.ts';
-import { str } from './util.ts';
+import { bodyOf, str } from './util.ts';
 
 export const COFFEE_OP = {
   createVault: 0xc0ffee06,
@@ -30,7 +30,6 @@ export const COFFEE_OP = {
   stakingClaim: 0xb30c7310,
 } as const;
 
-const body = (n: TraceNode) => n.tx.inMsg?.body ?? null;
 const free = (n: TraceNode, ctx: MatchContext) => n.children.filter((c) => !ctx.isClaimed(c));
 
 /** Asset: native$00 (null: TON) | jetton$01 workchain:int8 address:uint256 (the master); extra$10 is refused. */
@@ -44,7 +43,7 @@ export function loadCoffeeAsset(s: Slice): string | null {
 
 function createVault(node: TraceNode, ctx: MatchContext): ActionDraft | null {
   const m = node.tx.inMsg!;
-  const b = body(node);
+  const b = bodyOf(node);
   const req = b
     ? readBody(b, COFFEE_OP.createVault, (s) => {
         s.skip(64);
@@ -69,7 +68,7 @@ function createVault(node: TraceNode, ctx: MatchContext): ActionDraft | null {
 
 function mevHoldTon(node: TraceNode): ActionDraft | null {
   const m = node.tx.inMsg!;
-  const b = body(node);
+  const b = bodyOf(node);
   if (!b || readBody(b, COFFEE_OP.mevHoldTon, (s) => s.loadUintBig(64)) === null) return null;
   return {
     type: 'coffee_mev_protect_hold_funds',
@@ -99,7 +98,7 @@ function payout(node: TraceNode, ctx: MatchContext): Leg | null {
 }
 
 function claimRewards(node: TraceNode, ctx: MatchContext): ActionDraft | null {
-  const b = body(node);
+  const b = bodyOf(node);
   const leg = b && readBody(b, COFFEE_OP.stakingClaim, (s) => s.loadUintBig(64)) !== null ? payout(node, ctx) : null;
   if (!leg) return null;
   return {
@@ -160,7 +159,7 @@ function stakingWithdraw(node: TraceNode, ctx: MatchContext): ActionDraft | null
   const collection = childWithOp(node, COFFEE_OP.stakingWithdraw, ctx);
   const pool = collection && childWithOp(collection, COFFEE_OP.stakingWithdraw, ctx);
   const leg = pool ? payout(pool, ctx) : null;
-  const b = collection && body(collection);
+  const b = collection && bodyOf(collection);
   const position = b
     ? readBody(b, COFFEE_OP.stakingWithdraw, (s) => {
         s.skip(64);

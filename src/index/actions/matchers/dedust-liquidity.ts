@@ -23,7 +23,7 @@ import type { ActionDraft, MatchContext, Matcher, TraceNode } from '../types.ts'
 import { loadDedustAsset } from './dedust.ts';
 import { rawAddress, withReplies } from './replies.ts';
 import { childrenWithOp, childWithOp, legAt, reaches } from './swap.ts';
-import { inBody } from './util.ts';
+import { bodyOf, inBody } from './util.ts';
 
 export const DEDUST_LIQUIDITY_OP = {
   /** User -> native vault (TON in). */
@@ -57,8 +57,6 @@ interface Targets {
 }
 
 type Excess = { asset: string | null; amount: string };
-
-const body = (n: TraceNode) => n.tx.inMsg?.body ?? null;
 
 // pool_params: pool_type:uint1 asset0:Asset asset1:Asset
 function loadPoolAssets(s: Slice): { asset0: string | null; asset1: string | null } {
@@ -132,7 +130,7 @@ interface Deposit {
 type Paid = Pick<Deposit, 'nodes' | 'sender' | 'asset' | 'amount' | 'wallet' | 'targets'> & { vault: TraceNode };
 
 function tonIn(start: TraceNode, ctx: MatchContext): Paid | null {
-  const req = body(start) ? parseDepositNative(body(start)!) : null;
+  const req = bodyOf(start) ? parseDepositNative(bodyOf(start)!) : null;
   if (!req) return null;
   const sender = start.tx.inMsg?.source ?? null;
   return { ...req, nodes: withReplies(start, ctx), vault: start, sender, asset: null, wallet: null };
@@ -210,7 +208,7 @@ function paidBack(node: TraceNode, owner: string | null, ctx: MatchContext) {
 /** The deposit contract's deposit into the pool after `topUp`, and what followed. */
 function provisionAfter(topUp: TraceNode, ctx: MatchContext): Provision | null {
   const toPool = childWithOp(topUp, DEDUST_LIQUIDITY_OP.depositToPool, ctx);
-  const req = toPool && body(toPool) ? parseDepositToPool(body(toPool)!) : null;
+  const req = toPool && bodyOf(toPool) ? parseDepositToPool(bodyOf(toPool)!) : null;
   if (!toPool || !req) return null;
   const mint = childWithOp(toPool, JETTON_OP.internalTransfer, ctx);
   const reject = mint ? undefined : childWithOp(toPool, DEDUST_LIQUIDITY_OP.reject, ctx);

@@ -14,6 +14,7 @@ import { JETTON_OP } from '../../decode/contracts/events/jetton.ts';
 import { readBody } from '../../decode/contracts/events/reader.ts';
 import type { ActionDraft, MatchContext, Matcher, TraceNode } from '../types.ts';
 import { childWithOp, type Leg, legAt, opOf, type PeerSwap, reaches, swapDraft } from './swap.ts';
+import { bodyOf } from './util.ts';
 
 export const DEDUST_OP = {
   /** User -> native vault (TON in). */
@@ -63,8 +64,6 @@ const parsePayoutFromPool = (c: Cell) =>
     return { amount: s.loadCoins() };
   });
 
-const body = (n: TraceNode) => n.tx.inMsg?.body ?? null;
-
 /** The pool's swap log in `pool`'s outbound messages, when it logged one. */
 function swapLog(pool: TraceNode): PeerSwap | null {
   const log = pool.tx.outMsgs.find((m) => m.destination === null && m.opcode === DEDUST_OP.swapEvent && m.body);
@@ -85,7 +84,7 @@ interface Incoming {
 function incoming(start: TraceNode, ctx: MatchContext): Incoming | null {
   const m = start.tx.inMsg;
   if (m?.opcode === DEDUST_OP.swapNative) {
-    const b = body(start) ? parseSwapNative(body(start)!) : null;
+    const b = bodyOf(start) ? parseSwapNative(bodyOf(start)!) : null;
     if (!b) return null;
     return {
       nodes: [start],
@@ -124,7 +123,7 @@ function dedustSwap(start: TraceNode, ctx: MatchContext): ActionDraft[] | null {
     payoutFromPool = childWithOp(pool, DEDUST_OP.payoutFromPool, ctx);
     pool = payoutFromPool ? undefined : childWithOp(pool, DEDUST_OP.swapPeer, ctx);
   }
-  const ordered = payoutFromPool && body(payoutFromPool) ? parsePayoutFromPool(body(payoutFromPool)!) : null;
+  const ordered = payoutFromPool && bodyOf(payoutFromPool) ? parsePayoutFromPool(bodyOf(payoutFromPool)!) : null;
   if (!payoutFromPool || !ordered) return null;
   const t = childWithOp(payoutFromPool, JETTON_OP.transfer, ctx);
   const outLeg = t ? legAt(t, ctx) : null;

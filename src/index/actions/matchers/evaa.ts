@@ -29,7 +29,7 @@ import { loadMsgAddress, payloadCell, readBody, readCell, refuse } from '../../d
 import type { ActionDraft, MatchContext, Matcher, TraceNode } from '../types.ts';
 import { rawAddress, withReplies } from './replies.ts';
 import { childWithOp, type Leg, legAt } from './swap.ts';
-import { commentOf, inBody, isEmptyBody } from './util.ts';
+import { commentOf, inBody, internalIn, isEmptyBody } from './util.ts';
 
 export const EVAA_OP = {
   supplyMaster: 0x00000001,
@@ -157,14 +157,12 @@ const EVAA_ASSETS: ReadonlyMap<string, string> = new Map([
 /** An asset id as toncenter writes it (Python's hex()). */
 const assetIdHex = (id: bigint) => `0x${id.toString(16)}`;
 
-const bodyOf = (node: TraceNode) => {
-  const m = node.tx.inMsg;
-  return m?.source && !m.bounced ? m.body : null;
-};
+/** The body of an internal, unbounced inbound message: what EVAA's contracts act on. */
+const commandBody = (node: TraceNode) => internalIn(node)?.body ?? null;
 
 /** `load` over a user command with opcode `op`: the header skipped, then the opcode checked. */
 function readUserCommand<T>(node: TraceNode, op: number, load: (s: Slice) => T): T | null {
-  const body = bodyOf(node);
+  const body = commandBody(node);
   return body
     ? readCell(body, (s) => {
         s.loadCoins();
@@ -178,7 +176,7 @@ function readUserCommand<T>(node: TraceNode, op: number, load: (s: Slice) => T):
 
 /** `load` over a body with opcode `op` (messages without the user header). */
 function readPlain<T>(node: TraceNode, op: number, load: (s: Slice) => T): T | null {
-  const body = bodyOf(node);
+  const body = commandBody(node);
   return body ? readBody(body, op, load) : null;
 }
 

@@ -26,7 +26,7 @@ import { JETTON_OP } from '../../decode/contracts/events/jetton.ts';
 import { readCell, refuse } from '../../decode/contracts/events/reader.ts';
 import type { ActionDraft, Details, MatchContext, Matcher, TraceNode } from '../types.ts';
 import { jettonMatcher } from './jetton.ts';
-import { isEmptyBody } from './util.ts';
+import { bodyOf, isEmptyBody } from './util.ts';
 
 export const LZ_OP = {
   endpointSend: 0xdd4ea3b4,
@@ -150,7 +150,6 @@ const firstRefs = (c: Cell, depth: number): Cell => {
   return cur;
 };
 
-const bodyOf = (n: TraceNode): Cell | null => n.tx.inMsg?.body ?? null;
 const read = <T>(n: TraceNode, depth: number, load: (c: Cell) => T): T | null => {
   const b = bodyOf(n);
   return b ? readCell(b, () => load(firstRefs(b, depth))) : null;

@@ -25,7 +25,7 @@ import {
   swapDraft,
   tonIfPton,
 } from './swap.ts';
-import { inBody } from './util.ts';
+import { bodyOf, inBody } from './util.ts';
 
 export const STONFI_OP = {
   swapV1: 0x25938561,
@@ -173,7 +173,6 @@ const parseTonTransfer = (c: Cell) =>
     return { tonAmount, payload: s.remainingBits > 0 ? payloadCell(loadEitherCell(s)) : null };
   });
 
-const body = (n: TraceNode) => n.tx.inMsg?.body ?? null;
 const jettonOf = (ctx: MatchContext, wallet: string | null) =>
   wallet ? (ctx.interfaces.get(wallet)?.jettonWallet ?? null) : null;
 
@@ -181,7 +180,7 @@ const jettonOf = (ctx: MatchContext, wallet: string | null) =>
 
 function v1Swap(leg: Leg, ctx: MatchContext): ActionDraft[] | null {
   const swapNode = leg.notified && childWithOp(leg.notified, STONFI_OP.swapV1, ctx);
-  const swap = swapNode && body(swapNode) ? parseSwapV1(body(swapNode)!) : null;
+  const swap = swapNode && bodyOf(swapNode) ? parseSwapV1(bodyOf(swapNode)!) : null;
   if (!swapNode || !swap) return null;
   const dexIn = jettonOf(ctx, swap.tokenWallet);
   if (!dexIn) return null;
@@ -189,7 +188,7 @@ function v1Swap(leg: Leg, ctx: MatchContext): ActionDraft[] | null {
   let success = false;
   const pays: TraceNode[] = [];
   for (const pay of childrenWithOp(swapNode, STONFI_OP.payToV1, ctx)) {
-    const p = parsePayToV1(body(pay)!);
+    const p = parsePayToV1(bodyOf(pay)!);
     if (!p || p.exitCode === STONFI_EXIT.swapOkRef) continue; // the referral payout stays an action of its own
     pays.push(pay);
     if (!V1_SENDER_EXITS.has(p.exitCode)) continue;
@@ -269,9 +268,9 @@ function walkV2(swapNode: TraceNode, ctx: MatchContext): { hops: Hop[]; legs: Le
   const via: TraceNode[] = [];
   let s: TraceNode | undefined = swapNode;
   while (s) {
-    const swap = body(s) ? parseSwapV2(body(s)!) : null;
+    const swap = bodyOf(s) ? parseSwapV2(bodyOf(s)!) : null;
     const pay = childWithOp(s, STONFI_OP.payToV2, ctx);
-    const p = pay ? parsePayToV2(body(pay)!) : null;
+    const p = pay ? parsePayToV2(bodyOf(pay)!) : null;
     if (!swap || !pay || !p) return null;
     hops.push({ swap: s, pay, tokenWallet: swap.tokenWallet, customPayload: swap.customPayload, ...p });
     const next = childWithOp(pay, STONFI_OP.swapV2, ctx);
@@ -322,7 +321,7 @@ interface Incoming {
 function incomingV2(start: TraceNode, ctx: MatchContext): Incoming | null {
   if (start.tx.inMsg?.opcode === STONFI_OP.tonTransfer) {
     // TON in: ton_transfer to the router's pTON wallet, which notifies the router.
-    const t = body(start) ? parseTonTransfer(body(start)!) : null;
+    const t = bodyOf(start) ? parseTonTransfer(bodyOf(start)!) : null;
     const notified = childWithOp(start, JETTON_OP.transferNotification, ctx);
     if (!t || !notified) return null;
     return {
@@ -371,7 +370,7 @@ function v2Swap(start: TraceNode, ctx: MatchContext): ActionDraft[] | null {
   };
   // The transfer out: a jetton transfer, or a pTON wallet paying TON out with ton_transfer.
   const ptonOut = childWithOp(last.draft.nodes[0]!, STONFI_OP.tonTransfer, ctx);
-  const ptonAmount = ptonOut && body(ptonOut) ? parseTonTransfer(body(ptonOut)!)?.tonAmount : undefined;
+  const ptonAmount = ptonOut && bodyOf(ptonOut) ? parseTonTransfer(bodyOf(ptonOut)!)?.tonAmount : undefined;
   const outgoing =
     ptonOut && ptonAmount !== undefined
       ? {
@@ -458,7 +457,7 @@ function walletsNamed(node: TraceNode): (string | null)[] {
       return [payload ? (parseV2Request(payload)?.otherWallet ?? null) : null];
     }
     case STONFI_OP.swapV2: {
-      const swap = body(node) ? parseSwapV2(body(node)!) : null;
+      const swap = bodyOf(node) ? parseSwapV2(bodyOf(node)!) : null;
       return swap ? requestWallets(swap.tokenWallet, swap.customPayload) : [];
     }
     default:

@@ -22,7 +22,7 @@ import { nftMatcher } from './nft.ts';
 import { rawAddress, withReplies } from './replies.ts';
 import { STONFI_OP } from './stonfi.ts';
 import { childrenWithOp, childWithOp, type Leg, legAt, type PeerSwap, reaches, swapDraft, tonIfPton } from './swap.ts';
-import { inBody, str } from './util.ts';
+import { inBody, parseBody, str } from './util.ts';
 
 export const TONCO_OP = {
   poolSwap: 0xa7fb58f8,
@@ -51,11 +51,6 @@ const ROUTER_OPS: ReadonlySet<number> = new Set([TONCO_OP.poolSwap, TONCO_OP.poo
 const TON_TRANSFER_OP = STONFI_OP.tonTransfer;
 
 const addr = (s: Slice) => rawAddress(loadMsgAddress(s));
-const body = (n: TraceNode) => n.tx.inMsg?.body ?? null;
-const parse = <T>(n: TraceNode | undefined, read: (c: Cell) => T | null): T | null => {
-  const c = n ? body(n) : null;
-  return c ? read(c) : null;
-};
 
 // ---- message layouts ----
 
@@ -233,7 +228,7 @@ function assetOfWallet(ctx: MatchContext, wallet: string | null): string | null 
 /** The TON a wTTON (pTON) transfer paid out: its wallet's ton_transfer to the receiver. */
 function tonPaid(leg: Leg, ctx: MatchContext): { node: TraceNode; amount: bigint } | null {
   const node = childWithOp(leg.draft.nodes[0]!, TON_TRANSFER_OP, ctx);
-  const t = parse(node, parseTonTransfer);
+  const t = parseBody(node, parseTonTransfer);
   return node && t ? { node, amount: t.tonAmount } : null;
 }
 
@@ -267,7 +262,7 @@ interface Incoming {
 
 function incomingOf(start: TraceNode, ctx: MatchContext): Incoming | null {
   if (start.tx.inMsg?.opcode === TON_TRANSFER_OP) {
-    const t = parse(start, parseTonTransfer);
+    const t = parseBody(start, parseTonTransfer);
     const notified = childWithOp(start, JETTON_OP.transferNotification, ctx);
     if (!t || !notified) return null;
     return {
@@ -332,9 +327,9 @@ function routeOf(first: TraceNode, ctx: MatchContext): Route | null {
   let swap = first;
   for (;;) {
     const payTo = childWithOp(swap, TONCO_OP.routerPayTo, ctx);
-    const p = parse(payTo, parsePayTo);
+    const p = parseBody(payTo, parsePayTo);
     if (!payTo || !p) return null;
-    const sourceWallet = parse(swap, parsePoolSwap)?.sourceWallet ?? null;
+    const sourceWallet = parseBody(swap, parsePoolSwap)?.sourceWallet ?? null;
     hops.push({ swap, payTo, sourceWallet, exitCode: p.exitCode, paid: p.assets });
     const t = childWithOp(payTo, JETTON_OP.transfer, ctx);
     const leg = t ? legAt(t, ctx) : null;
@@ -438,7 +433,7 @@ function completion(add: TraceNode, ctx: MatchContext) {
   if (!mint) return null;
   const init = childWithOp(mint, TONCO_OP.positionInit, ctx);
   const nft = init ? nftMatcher.match(init, ctx)?.[0] : undefined;
-  const position = nft?.type === 'nft_mint' ? parse(init, parsePositionInit) : null;
+  const position = nft?.type === 'nft_mint' ? parseBody(init, parsePositionInit) : null;
   const refund = childWithOp(mint, TONCO_OP.routerPayTo, ctx);
   const refunds = refund ? payoutLegs(refund, ctx).slice(0, 2) : [];
   const paid = refunds.map((l) => payoutOf(l, ctx));
@@ -456,7 +451,7 @@ function completion(add: TraceNode, ctx: MatchContext) {
 
 function depositOf(inc: Incoming, fund: TraceNode, ctx: MatchContext): ActionDraft | null {
   const add = childWithOp(fund, TONCO_OP.accountAddLiquidity, ctx);
-  const liquidity = parse(add, parseAddLiquidity);
+  const liquidity = parseBody(add, parseAddLiquidity);
   const notify = inBody(inc.notified, 'jetton_notify');
   const payload = notify ? payloadCell(notify.forwardPayload) : null;
   const request = payload ? parseFundRequest(payload) : null;
@@ -556,14 +551,14 @@ function withdrawPayouts(payTo: TraceNode, sides: readonly PaidAsset[], ctx: Mat
 }
 
 function withdrawOf(start: TraceNode, ctx: MatchContext): ActionDraft | null {
-  const burn = parse(start, parseStartBurn);
+  const burn = parseBody(start, parseStartBurn);
   const nftBurn = childWithOp(start, TONCO_OP.positionBurn, ctx);
-  const owner = parse(nftBurn, parsePositionBurn);
+  const owner = parseBody(nftBurn, parsePositionBurn);
   const poolBurn = nftBurn && childWithOp(nftBurn, TONCO_OP.poolBurn, ctx);
   const payTo = poolBurn && childWithOp(poolBurn, TONCO_OP.routerPayTo, ctx);
-  const pay = parse(payTo, parsePayTo);
+  const pay = parseBody(payTo, parsePayTo);
   if (!burn || !nftBurn || !owner || !poolBurn || !payTo || !pay) return null;
-  const index = parse(poolBurn, parsePoolBurn)?.burnedIndex || burn.burnedIndex;
+  const index = parseBody(poolBurn, parsePoolBurn)?.burnedIndex || burn.burnedIndex;
   const pool = start.tx.account;
   const { nodes, payouts } = withdrawPayouts(payTo, pay.assets, ctx);
   const [p1, p2] = payouts as [Payout, Payout];
@@ -604,9 +599,9 @@ function withdrawOf(start: TraceNode, ctx: MatchContext): ActionDraft | null {
 // ---- pool deployment ----
 
 function deployOf(node: TraceNode, ctx: MatchContext): ActionDraft | null {
-  const create = parse(node, parseCreatePool);
+  const create = parseBody(node, parseCreatePool);
   const initNode = childWithOp(node, TONCO_OP.poolInit, ctx);
-  const init = parse(initNode, parsePoolInit);
+  const init = parseBody(initNode, parsePoolInit);
   if (!create || !initNode || !init) return null;
   const source = node.tx.inMsg?.source ?? null;
   const router = node.tx.account;
@@ -679,9 +674,9 @@ function walletsNamed(node: TraceNode): (string | null)[] {
       return [...routeHops(payload).map((h) => h.wallet), parseFundRequest(payload)?.otherWallet ?? null];
     }
     case TON_TRANSFER_OP:
-      return routeHops(parse(node, parseTonTransfer)?.payload ?? null).map((h) => h.wallet);
+      return routeHops(parseBody(node, parseTonTransfer)?.payload ?? null).map((h) => h.wallet);
     case TONCO_OP.routerPayTo:
-      return parse(node, parsePayTo)?.assets.map((a) => a.wallet) ?? [];
+      return parseBody(node, parsePayTo)?.assets.map((a) => a.wallet) ?? [];
     default:
       return [];
   }

@@ -6,6 +6,17 @@ import type { TraceMessage, TraceNode } from '../types.ts';
 export const COMMENT_OP = 0x00000000;
 export const ENCRYPTED_COMMENT_OP = 0x2167da4b;
 
+/** The node's inbound message body, if it has an inbound message. */
+export function bodyOf(node: TraceNode): Cell | null {
+  return node.tx.inMsg?.body ?? null;
+}
+
+/** `read` over the node's inbound body (null without a node or a body). */
+export function parseBody<T>(node: TraceNode | undefined, read: (c: Cell) => T | null): T | null {
+  const b = node ? bodyOf(node) : null;
+  return b ? read(b) : null;
+}
+
 /** An internal inbound message that is not a bounce. */
 export function internalIn(node: TraceNode): TraceMessage | null {
   const m = node.tx.inMsg;
