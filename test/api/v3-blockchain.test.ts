@@ -586,8 +586,28 @@ function expectMessage(got: JsonBody, m: ChainMsg) {
       type: 'text_comment',
     });
     expect(got.decoded_opcode).toBe('text_comment');
+  } else if (m.opcode !== null && STANDARD_BODIES[m.opcode]) {
+    // The jetton and NFT bodies of the activity, decoded in ton-marker's names (v3-api.md Appendix A); the
+    // query id read here from the chain's body.
+    const name = STANDARD_BODIES[m.opcode];
+    bs.skip(32);
+    expect(got.decoded_opcode).toBe(name);
+    expect(got.message_content.decoded['@type'], m.opcode).toBe(name);
+    expect(got.message_content.decoded.query_id).toBe(bs.loadUintBig(64).toString());
   }
 }
+
+/** Opcodes of the jetton and NFT bodies the devnet activity sends -> their ton-marker constructor names. */
+const STANDARD_BODIES: Record<string, string> = {
+  '0x0f8a7ea5': 'jetton_transfer',
+  '0x178d4519': 'jetton_internal_transfer',
+  '0x7362d09c': 'jetton_notify',
+  '0xd53276db': 'excess',
+  '0x595f07bc': 'jetton_burn',
+  '0x7bdd97de': 'jetton_burn_notification',
+  '0x5fcc3d14': 'nft_transfer',
+  '0x05138d91': 'nft_ownership_assigned',
+};
 
 const STATUS: Record<string, string> = {
   uninitialized: 'uninit',
@@ -733,6 +753,15 @@ describe('transactions', () => {
     expect(descr.some((d: JsonBody) => d.bounce)).toBe(true);
     expect(body.transactions.some((t: JsonBody) => t.in_msg?.init_state)).toBe(true);
     expect(body.transactions.some((t: JsonBody) => t.in_msg?.source === null)).toBe(true);
+    // The jetton and NFT activity's bodies come decoded (each checked against its chain body in expectMessage).
+    const types = new Set(
+      body.transactions.flatMap((t: JsonBody) =>
+        [t.in_msg, ...t.out_msgs].map((m: JsonBody) => m?.message_content?.decoded?.['@type']),
+      ),
+    );
+    for (const name of Object.values(STANDARD_BODIES).filter((n) => !n.startsWith('jetton_burn'))) {
+      expect(types.has(name), name).toBe(true);
+    }
   });
 
   it('default order: lt desc, account asc; a utime bound orders by now first', async () => {

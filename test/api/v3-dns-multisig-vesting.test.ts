@@ -14,7 +14,7 @@ import { multisigQuery, ordersOfQuery, ordersQuery } from '../../src/api/v3/rout
 import { vestingQuery, whitelistQuery } from '../../src/api/v3/routes/vesting.ts';
 import { type Database, migrate } from '../../src/db/index.ts';
 import { contractMethodIds } from '../../src/ton/index.ts';
-import { KINDS, setupDatabase, type TestDatabase } from '../db/setup-database.ts';
+import { insertRows, KINDS, setupDatabase, type TestDatabase } from '../db/setup-database.ts';
 import { hasVectors, loadVector } from '../support/vectors.ts';
 import { validateAgainstDocument, validateV3 } from './openapi-validator.ts';
 
@@ -187,13 +187,7 @@ function orderCell(): Cell {
 
 const ORDER = hasVectors ? orderCell() : undefined;
 
-async function insert(db: Database, table: string, row: Record<string, unknown>): Promise<void> {
-  const cols = Object.keys(row);
-  // String arrays go in as text[] (an address[] parameter has a type PGlite cannot serialise).
-  const strings = (x: unknown) => Array.isArray(x) && x.every((e) => typeof e === 'string');
-  const slots = cols.map((c, i) => (strings(row[c]) ? `$${i + 1}::text[]` : `$${i + 1}`));
-  await db.query(`INSERT INTO ${table} (${cols.join(', ')}) VALUES (${slots.join(', ')})`, Object.values(row));
-}
+const insert = (db: Database, table: string, row: Record<string, unknown>) => insertRows(db, table, [row]);
 
 async function accountState(db: Database, account: string, code: string | null, n: number): Promise<void> {
   await insert(db, 'latest_account_states', {

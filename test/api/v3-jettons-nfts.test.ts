@@ -17,7 +17,7 @@ import {
 } from '../../src/api/v3/routes/jettons.ts';
 import { nftCollectionsQuery, nftItemsQuery, nftTransfersQuery } from '../../src/api/v3/routes/nfts.ts';
 import { type Database, migrate } from '../../src/db/index.ts';
-import { KINDS, setupDatabase, type TestDatabase } from '../db/setup-database.ts';
+import { insertRows, KINDS, setupDatabase, type TestDatabase } from '../db/setup-database.ts';
 import { hasVectors, loadVector } from '../support/vectors.ts';
 import type { JsonBody } from './fixture.ts';
 import { validateAgainstDocument, validateV3 } from './openapi-validator.ts';
@@ -373,6 +373,20 @@ const ITEMS: Seed[] = [
   },
 ].map((it, i) => ({ init: true, code_hash: hashOf(0x200 + i), data_hash: hashOf(0x300 + i), ...it }));
 
+/** The GetGems sale holding ITEM_ON_SALE for ITEM_OWNER (the on-sale fields of /nft/items are joined from it). */
+const SALES: Seed[] = [
+  {
+    address: SALE_CONTRACT,
+    nft_address: ITEM_ON_SALE,
+    nft_owner_address: ITEM_OWNER,
+    is_complete: false,
+    full_price: '5000000000',
+    last_transaction_lt: 60000000000401n,
+    code_hash: hashOf(0x501),
+    data_hash: hashOf(0x502),
+  },
+];
+
 /** nft_transfers rows; the first is mainnet transaction c711c8f4, as its inbound transfer#5fcc3d14 reads. */
 const NFT_TRANSFERS: Seed[] = [
   {
@@ -425,29 +439,20 @@ const NFT_TRANSFERS: Seed[] = [
   },
 ].map((t) => ({ mc_seqno: 40000000, trace_id: null, ...t }));
 
-async function insert(db: Database, table: string, rows: Seed[]): Promise<void> {
-  for (const row of rows) {
-    const cols = Object.keys(row);
-    await db.query(
-      `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')})`,
-      cols.map((c) => row[c]),
-    );
-  }
-}
-
 async function seed(db: Database): Promise<void> {
-  await insert(db, 'jetton_masters', MASTERS);
-  await insert(db, 'mintless_jetton_masters', [
+  await insertRows(db, 'jetton_masters', MASTERS);
+  await insertRows(db, 'mintless_jetton_masters', [
     { address: MINTLESS, is_indexed: true, custom_payload_api_uri: MINTLESS_URI },
   ]);
-  await insert(db, 'jetton_wallets', WALLETS);
-  await insert(db, 'jetton_transfers', TRANSFERS);
-  await insert(db, 'jetton_burns', BURNS);
-  await insert(db, 'nft_collections', COLLECTIONS);
-  await insert(db, 'nft_items', ITEMS);
-  await insert(db, 'nft_transfers', NFT_TRANSFERS);
+  await insertRows(db, 'jetton_wallets', WALLETS);
+  await insertRows(db, 'jetton_transfers', TRANSFERS);
+  await insertRows(db, 'jetton_burns', BURNS);
+  await insertRows(db, 'nft_collections', COLLECTIONS);
+  await insertRows(db, 'nft_items', ITEMS);
+  await insertRows(db, 'getgems_nft_sales', SALES);
+  await insertRows(db, 'nft_transfers', NFT_TRANSFERS);
   // One account state with code, so its address_book entry is bounceable (the others are unknown: non-bounceable).
-  await insert(db, 'latest_account_states', [
+  await insertRows(db, 'latest_account_states', [
     {
       account: MASTER_A,
       hash: hashOf(0x9001),
@@ -561,7 +566,8 @@ function collectionJson(c: Seed) {
 
 function itemJson(it: Seed) {
   const coll = COLLECTIONS.find((c) => c.address === it.collection_address);
-  const onSale = it.real_owner !== null && it.real_owner !== it.owner_address;
+  // toncenter's join: a sale contract owning the item whose nft_address is the item.
+  const sale = SALES.find((x) => x.address === it.owner_address && x.nft_address === it.address);
   return {
     address: it.address,
     init: it.init,
@@ -573,8 +579,8 @@ function itemJson(it: Seed) {
     code_hash: it.code_hash,
     data_hash: it.data_hash,
     collection: coll ? collectionJson(coll) : null,
-    on_sale: onSale,
-    ...(onSale ? { real_owner: it.real_owner } : {}),
+    on_sale: sale !== undefined,
+    ...(sale ? { sale_contract_address: sale.address, real_owner: sale.nft_owner_address } : {}),
   };
 }
 
@@ -896,6 +902,7 @@ describe.each(KINDS)('v3 jetton and NFT endpoints on %s', (kind) => {
       expect(body.nft_items.find((x: JsonBody) => x.address === ITEM_ON_SALE)).toMatchObject({
         owner_address: SALE_CONTRACT,
         on_sale: true,
+        sale_contract_address: SALE_CONTRACT,
         real_owner: ITEM_OWNER,
       });
       const wanted = new Set(ITEMS.flatMap((i) => [i.address, i.collection_address, i.owner_address]));

@@ -40,6 +40,8 @@ const CONTRACT_TABLES = [
   'vesting_contracts',
   'vesting_whitelist',
   'address_metadata',
+  'getgems_nft_sales',
+  'getgems_nft_auctions',
 ] as const;
 
 /** The §5.2 tables of traces (0007). `actions` is checked on its own: see ACTIONS_DETAILS. */

@@ -86,3 +86,19 @@ export async function setupDatabase(kind: Kind): Promise<TestDatabase> {
     },
   };
 }
+
+/**
+ * Inserts seed rows (column name -> value) into `table`, one parameterised INSERT per row (the v3 tests' fixtures).
+ * String arrays go in as text[] (an address[] parameter has a type PGlite cannot serialise).
+ */
+export async function insertRows(db: Database, table: string, rows: ReadonlyArray<Record<string, unknown>>) {
+  const strings = (x: unknown) => Array.isArray(x) && x.every((e) => typeof e === 'string');
+  for (const row of rows) {
+    const cols = Object.keys(row);
+    const slots = cols.map((c, i) => (strings(row[c]) ? `$${i + 1}::text[]` : `$${i + 1}`));
+    await db.query(
+      `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${slots.join(', ')})`,
+      cols.map((c) => row[c]),
+    );
+  }
+}

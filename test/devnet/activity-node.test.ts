@@ -23,6 +23,7 @@ import {
   type ActivityLedger,
   startActivity,
 } from '../../src/devnet/activity/index.ts';
+import { checkSaleLedger, type SaleChainView } from '../../src/devnet/activity/ledger-sale.test-util.ts';
 import {
   getWalletAddressArgs,
   readJettonData,
@@ -88,13 +89,40 @@ async function getter(address: Address, method: string, args: TupleItem[] = []):
   return parseTuple(Cell.fromBoc(r.result!)[0]!);
 }
 
-async function transactions(address: Address): Promise<Transaction[]> {
+const hashOf = (h: bigint) => Buffer.from(h.toString(16).padStart(64, '0'), 'hex');
+
+/**
+ * The account's transactions, newest first, paging back through its history (at most `pages` × 16): the genesis
+ * wallets take part in most steps, so one cycle leaves more than 16 after an early step's transaction.
+ */
+async function transactions(address: Address, pages = 8): Promise<Transaction[]> {
   const s = await pool.getAccountState(address, await head());
-  if (!s.lastTx) return [];
-  const hash = Buffer.from(s.lastTx.hash.toString(16).padStart(64, '0'), 'hex');
-  const r = await pool.getTransactions(address, s.lastTx.lt, hash, 16);
-  return Cell.fromBoc(r.transactions).map((c) => loadTransaction(c.beginParse()));
+  const out: Transaction[] = [];
+  let from = s.lastTx ? { lt: s.lastTx.lt, hash: hashOf(s.lastTx.hash) } : null;
+  for (let p = 0; p < pages && from && from.lt !== 0n; p++) {
+    const r = await pool.getTransactions(address, from.lt, from.hash, 16);
+    const page = Cell.fromBoc(r.transactions).map((c) => loadTransaction(c.beginParse()));
+    if (page.length === 0) break;
+    out.push(...page);
+    const last = page.at(-1)!;
+    from = { lt: last.prevTransactionLt, hash: hashOf(last.prevTransactionHash) };
+  }
+  return out;
 }
+
+/** The liteserver as the sale check reads a chain: getters, code, a transaction by (lt, hash). */
+const liteSaleView: SaleChainView = {
+  getter,
+  async codeHash(address) {
+    const st = (await pool.getAccountState(address, await head())).state?.storage.state;
+    return st?.type === 'active' ? st.state.code?.hash().toString('hex') : undefined;
+  },
+  async transaction(address, lt, hash) {
+    const r = await pool.getTransactions(address, lt, hash, 1);
+    const tx = Cell.fromBoc(r.transactions).map((c) => loadTransaction(c.beginParse()))[0];
+    return tx?.lt === lt && tx.hash().equals(hash) ? tx : undefined;
+  },
+};
 
 describe('devnet activity against a running node', () => {
   it('runs a full cycle with every kind of step succeeding', () => {
@@ -160,6 +188,15 @@ describe('devnet activity against a running node', () => {
     const d = refused?.description;
     expect(d?.type === 'generic' && d.aborted).toBe(true);
     expect(d?.type === 'generic' && d.computePhase.type === 'vm' && d.computePhase.exitCode).toBe(705);
+  });
+
+  it('sold an NFT through a GetGems sale: get_sale_data, the item with the buyer, the buy and its payouts', async () => {
+    const perCycle = ACTIVITY_CYCLE.filter((k) => k === 'nft-sale-buy').length;
+    await checkSaleLedger(liteSaleView, ledger, { sold: perCycle });
+    const sale = ledger.standard.nftSales[0]!;
+    // One cycle: nothing moved the item after the buy.
+    const nd = readNftData(await getter(sale.item, 'get_nft_data'));
+    expect(nd.ownerAddress?.equals(sale.buy!.buyer)).toBe(true);
   });
 
   it('runs as `tongate devnet activity` with the node files, and refuses bad usage with exit 2', async () => {

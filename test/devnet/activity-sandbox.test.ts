@@ -14,6 +14,7 @@ import {
   startActivity,
 } from '../../src/devnet/activity/index.ts';
 import { checkDnsLedger, checkGovernedLedger } from '../../src/devnet/activity/ledger-dns-governed.test-util.ts';
+import { checkSaleLedger, type SaleChainView } from '../../src/devnet/activity/ledger-sale.test-util.ts';
 import { checkStdJettonLedger } from '../../src/devnet/activity/ledger-standard-jetton.test-util.ts';
 import {
   getWalletAddressArgs,
@@ -189,6 +190,16 @@ function paid(s: Sandbox, from: Address, to: Address, value: bigint): boolean {
   );
 }
 
+/** The sandbox as the sale check reads a chain: getters, code, a transaction by (lt, hash). */
+function saleView(s: Sandbox): SaleChainView {
+  return {
+    getter: (address, method, args = []) => getter(s.bc, address, method, args),
+    codeHash: (address) => codeHash(s.bc, address),
+    transaction: async (address, lt, hash) =>
+      s.txs.find((t) => accountOf(t, address) && t.lt === lt && t.hash().equals(hash)),
+  };
+}
+
 /** Vesting wallets, tonweb's NFT collection and highload wallets: the chain shows what the ledger says. */
 async function checkStandardLedger(s: Sandbox, ledger: ActivityLedger): Promise<void> {
   const { vestings, nftCollections, highloadWallets } = ledger.standard;
@@ -273,6 +284,9 @@ describe('devnet activity on a sandbox chain', () => {
     await checkDnsLedger(s.bc, handle.ledger());
     await checkGovernedLedger(s.bc, s.txs, handle.ledger());
     await checkStdJettonLedger(s.bc, handle.ledger());
+    // One GetGems sale per cycle, listed then bought.
+    const perCycle = ACTIVITY_CYCLE.filter((k) => k === 'nft-sale-buy').length;
+    await checkSaleLedger(saleView(s), handle.ledger(), { sold: 2 * perCycle });
   });
 
   it('is a function of the seed: the same seed repeats the same traffic, another seed differs', async () => {

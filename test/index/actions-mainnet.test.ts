@@ -40,12 +40,7 @@ import { setupDatabase, type TestDatabase } from '../db/setup-database.ts';
 import { hasVectors, vectorPath } from '../support/vectors.ts';
 
 /** Cases known to fail today, `family/case name` -> why. A RATCHET: see the header. */
-const KNOWN_FAILURES: Record<string, string> = {
-  'nft/Getgems auction purchase':
-    'the NftAuction interface (marketplace, price, real owner) has no table of ours, so it is not stored',
-  'nft/Getgems auction purchase 2':
-    'the NftAuction interface (marketplace, price, real owner) has no table of ours, so it is not stored',
-};
+const KNOWN_FAILURES: Record<string, string> = {};
 
 interface Expected {
   type: string;

@@ -133,8 +133,50 @@ describe('contract decoders on a devnet index', { timeout: 120_000 }, () => {
       'multisig',
       'multisig_orders',
       'vesting_contracts',
+      'getgems_nft_sales',
     ]) {
       expect(counts[t], `${t}: ${JSON.stringify(counts)}`).toBeGreaterThan(0);
+    }
+  });
+
+  it('GetGems sales hold what get_sale_data says; the activity sold each one it listed', async () => {
+    const sales = ledger.standard.nftSales;
+    expect(sales.length).toBeGreaterThan(0);
+    for (const s of sales) {
+      const at = raw(s.address)!;
+      const [row] = await rows<Record<string, unknown>>('SELECT * FROM getgems_nft_sales WHERE address = $1', [at]);
+      expect(row, at).toBeDefined();
+      const r = new TupleReader(await getter(at, 'get_sale_data'));
+      expect(r.readBigNumber()).toBe(0x46495850n);
+      expect({
+        is_complete: row!.is_complete,
+        created_at: BigInt(row!.created_at as bigint),
+        marketplace_address: row!.marketplace_address,
+        nft_address: row!.nft_address,
+        nft_owner_address: row!.nft_owner_address,
+        full_price: row!.full_price,
+        marketplace_fee_address: row!.marketplace_fee_address,
+        marketplace_fee: row!.marketplace_fee,
+        royalty_address: row!.royalty_address,
+        royalty_amount: row!.royalty_amount,
+      }).toEqual({
+        is_complete: r.readBoolean(),
+        created_at: r.readBigNumber(),
+        marketplace_address: rawOf(r),
+        nft_address: rawOf(r),
+        nft_owner_address: rawOf(r),
+        full_price: r.readBigNumber().toString(),
+        marketplace_fee_address: rawOf(r),
+        marketplace_fee: r.readBigNumber().toString(),
+        royalty_address: rawOf(r),
+        royalty_amount: r.readBigNumber().toString(),
+      });
+      // And what the activity did: listed by its seller at its price, and bought.
+      expect([row!.nft_owner_address, row!.full_price, row!.is_complete]).toEqual([
+        raw(s.seller),
+        s.price.toString(),
+        s.buy !== null,
+      ]);
     }
   });
 
@@ -392,6 +434,15 @@ describe('contract endpoints over the devnet index', () => {
     await get('/multisig/orders', { multisig_address: ms.address!, parse_actions: 'true' });
     const v = await one('SELECT address FROM vesting_contracts LIMIT 1');
     expect(((await get('/vesting', { contract_address: v.address! })).vesting_contracts as unknown[]).length).toBe(1);
+    for (const s of ledger.standard.nftSales) {
+      const sales = (await get('/nft/sales', { address: s.address.toString() })).nft_sales as Array<
+        Record<string, unknown>
+      >;
+      expect(sales.map((x) => [x.type, x.address, x.nft_address, x.nft_owner_address])).toEqual([
+        ['getgems_sale', raw(s.address), raw(s.item), raw(s.seller)],
+      ]);
+      expect(sales[0]!.details).toMatchObject({ is_complete: s.buy !== null, full_price: s.price.toString() });
+    }
     const book = (await get('/addressBook', { address: w.address! })) as Record<string, { interfaces: string[] }>;
     expect(book[w.address!]!.interfaces).toContain('jetton_wallet');
     await get('/metadata', { address: w.jetton! });
@@ -581,6 +632,45 @@ describe('traces and actions of the activity', () => {
           `mint of item ${item.index} of ${raw(c.address)}`,
         ).toBe(true);
       }
+    }
+  });
+
+  it('each GetGems sale bought is an nft_purchase: price, seller, payout; its transfer and payout are its parts', async () => {
+    const purchases = await actionsOf('nft_purchase');
+    const bought = ledger.standard.nftSales.filter((s) => s.buy !== null);
+    expect(bought.length).toBeGreaterThan(0);
+    for (const s of bought) {
+      const b = s.buy!;
+      const a = purchases.find((x) => x.tx_hashes.includes(b.txHash.toString('base64')));
+      expect(a?.details, `purchase at ${raw(s.address)}`).toMatchObject({
+        nft_item: raw(s.item),
+        nft_collection: raw(s.collection),
+        old_owner: raw(s.address),
+        new_owner: raw(b.buyer),
+        is_purchase: true,
+        price: s.price.toString(),
+        marketplace: 'getgems',
+        marketplace_address: raw(s.marketplace),
+        real_old_owner: raw(s.seller),
+        payout_amount: b.sellerPayout.toString(),
+        payout_address: raw(s.seller),
+      });
+      expect([a!.success, a!.ancestor_type, a!.parent_action_id]).toEqual([true, [], null]);
+      // The parts: the transfer (with the purchase's fields) and the seller's payout, children of the purchase.
+      const parts = (await rows<ActionRow>(
+        `SELECT type, details, ancestor_type::text[] AS ancestor_type FROM actions WHERE parent_action_id = $1
+          ORDER BY type`,
+        [a!.action_id],
+      )) as ActionRow[];
+      expect(parts.map((p) => [p.type, p.ancestor_type])).toEqual([
+        ['nft_transfer', ['nft_purchase']],
+        ['ton_transfer', ['nft_purchase']],
+      ]);
+      expect(parts[1]!.details).toMatchObject({ destination: raw(s.seller), value: b.sellerPayout.toString() });
+      // v1 clients see the transfer in its place; latest clients the purchase alone.
+      expect(isShown('nft_transfer', parts[0]!.ancestor_type, expandSupported(['v1']))).toBe(true);
+      expect(isShown('nft_transfer', parts[0]!.ancestor_type, expandSupported(['latest']))).toBe(false);
+      expect(isShown('nft_purchase', [], expandSupported(['v1']))).toBe(false);
     }
   });
 

@@ -41,6 +41,8 @@ export const CONTRACT_TABLES: Array<{ table: string; exclude: string[] }> = [
   'multisig_orders',
   'vesting_contracts',
   'vesting_whitelist',
+  'getgems_nft_sales',
+  'getgems_nft_auctions',
 ].map((table) => ({ table, exclude: ['id'] }));
 
 /** Per table: row count and md5 of the sorted md5s of each row's text form (order-independent). */

@@ -35,6 +35,7 @@ import { unindexedTransactionJson } from '../pending/transaction-json.ts';
 import type { AccountFeedEvent, Json, Positioned, TraceFeedEvent } from './events.ts';
 import { accountStateJson } from './index-feed.ts';
 import { startPollLoop } from './poll-loop.ts';
+import { withoutDecodedBodies } from './undecoded.ts';
 
 export type ConfirmedLite = Pick<LitePool, 'getMasterchainInfo' | 'lookupBlock' | 'getBlock'>;
 
@@ -190,7 +191,9 @@ export function createConfirmedFeed(opts: ConfirmedFeedOptions): ConfirmedFeed {
         kind: 'trace',
         finality: snapshotFinality(t),
         traceKey: t.traceKey,
-        transactions: [...t.txs.values()].sort((a, b) => (BigInt(String(a.lt)) < BigInt(String(b.lt)) ? -1 : 1)),
+        transactions: [...t.txs.values()]
+          .sort((a, b) => (BigInt(String(a.lt)) < BigInt(String(b.lt)) ? -1 : 1))
+          .map(withoutDecodedBodies),
         actions: [],
         tree: null,
         classified: false,

@@ -22,6 +22,7 @@ import { renderTransactions } from '../v3/routes/transactions.ts';
 import { type Cursor, formatCursor } from './cursor.ts';
 import type { AccountFeedEvent, Json, Positioned, StreamAction, TraceFeedEvent } from './events.ts';
 import { streamTree } from './trace-tree.ts';
+import { withoutDecodedBodies } from './undecoded.ts';
 
 /**
  * The v3 renderers read two request flags (X-No-Address-Book, X-No-Metadata); a stream asks for neither and decides
@@ -100,7 +101,8 @@ async function traceEvents(
       kind: 'trace',
       finality: 'finalized',
       traceKey: String(t.external_hash_norm ?? id),
-      transactions: txs,
+      transactions: txs.map(withoutDecodedBodies),
+      traceTransactions: txs,
       actions,
       tree: tree ? streamTree(tree, outCounts) : null,
       classified: true,

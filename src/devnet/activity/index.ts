@@ -5,7 +5,13 @@ export { startActivity } from './activity.ts';
 export type { AccountSnapshot, AccountStatus, ActivityChain, GetterResult } from './chain.ts';
 export { devnetDnsRoots, type LedgerDns, type LedgerDnsDomain, type LedgerDnsRecords } from './ledger-dns.ts';
 export type { LedgerGovernedJetton } from './ledger-governed.ts';
-export type { LedgerHighload, LedgerStandard, LedgerVesting } from './ledger-standard.ts';
+export type {
+  LedgerHighload,
+  LedgerNftSale,
+  LedgerNftSaleBuy,
+  LedgerStandard,
+  LedgerVesting,
+} from './ledger-standard.ts';
 export {
   ACTIVITY_CYCLE,
   type ActivityCounters,

@@ -47,6 +47,7 @@ import type { Rng } from './rng.ts';
 import { dnsDeleteStep, dnsRegisterStep, dnsSetWalletStep, dnsTransferStep } from './steps-dns.ts';
 import { governedDeployStep, governedForceTransferStep, governedMintStep } from './steps-governed.ts';
 import { multisigApproveStep, multisigDeployStep, multisigOrderStep } from './steps-multisig.ts';
+import { saleBuyStep, saleListStep } from './steps-sale.ts';
 import {
   highloadDeployStep,
   highloadSendStep,
@@ -582,6 +583,8 @@ export const STEPS: Record<ActivityStepKind, (ctx: StepContext) => Promise<StepO
   'vesting-send': vestingSendStep,
   'std-nft-deploy': stdNftDeployStep,
   'std-nft-transfer': stdNftTransferStep,
+  'nft-sale-list': saleListStep,
+  'nft-sale-buy': saleBuyStep,
   'std-jetton-deploy': stdJettonDeployStep,
   'std-jetton-transfer': jettonTransferStepOf(TONWEB_JETTONS),
   'std-jetton-burn': jettonBurnStepOf(TONWEB_JETTONS),

@@ -24,6 +24,8 @@ export type ActivityStepKind =
   | 'vesting-send'
   | 'std-nft-deploy'
   | 'std-nft-transfer'
+  | 'nft-sale-list'
+  | 'nft-sale-buy'
   | 'std-jetton-deploy'
   | 'std-jetton-transfer'
   | 'std-jetton-burn'
@@ -57,13 +59,18 @@ export const CORE_CYCLE: readonly ActivityStepKind[] = [
   'nft-mint',
 ];
 
-/** The contract families of issue 9 (multisig v2, DNS, governed jetton, vesting, standard codes), each deploy first. */
+/**
+ * The contract families of issue 9 (multisig v2, DNS, governed jetton, vesting, standard codes), each deploy first,
+ * and a GetGems sale of a standard NFT item (issue 19), listed after the standard collection exists, bought next.
+ */
 export const CONTRACTS_CYCLE: readonly ActivityStepKind[] = [
   'vesting-deploy',
   'vesting-whitelist',
   'vesting-send',
   'std-nft-deploy',
   'std-nft-transfer',
+  'nft-sale-list',
+  'nft-sale-buy',
   'std-jetton-deploy',
   'std-jetton-transfer',
   'std-jetton-burn',

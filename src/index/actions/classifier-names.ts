@@ -317,6 +317,7 @@ export const CLASSIFIER_NAMES: Readonly<Record<string, readonly NameRow[]>> = {
     row('nft_item_index', 'nft_mint_data.nft_item_index', 'int'),
   ],
   nft_transfer: nftTransferRows,
+  nft_purchase: nftTransferRows,
   change_dns: dnsRows('change_dns'),
   delete_dns: dnsRows('delete_dns'),
   renew_dns: dnsRows('renew_dns'),

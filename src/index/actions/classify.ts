@@ -50,7 +50,7 @@ function finish(trace: TraceInput, d: ActionDraft, ancestorType: string[], paren
     endUtime = Math.max(endUtime, n.tx.now);
     mcSeqnoEnd = Math.max(mcSeqnoEnd, n.tx.mcSeqno);
   }
-  const { type, success, details, nodes: _n, inner: _i, accounts: _a, intended, ...columns } = d;
+  const { type, success, details, nodes: _n, inner: _i, parts: _p, accounts: _a, intended, ...columns } = d;
   return {
     ...columns,
     traceId: trace.traceId,
@@ -113,6 +113,7 @@ export function classifyTrace(trace: TraceInput, interfaces: Interfaces, opts: C
           for (const d of drafts) {
             const action = finish(trace, d, ancestors, parentId);
             out.push(action);
+            for (const part of d.parts ?? []) out.push(finish(trace, part, [...ancestors, d.type], action.actionId));
             if (d.inner && d.inner.length > 0) {
               visit(d.inner, [...ancestors, d.type], action.actionId);
               // The inner subtrees belong to the composite even where nothing in them was recognised.

@@ -104,6 +104,26 @@ export async function loadInterfaces(
   )) {
     at(r.address).vesting = { owner: r.owner_address, sender: r.vesting_sender_address };
   }
+  type Listing = {
+    address: string;
+    nft: string | null;
+    seller: string | null;
+    price: string | null;
+    mp: string | null;
+  };
+  const listing = (r: Listing) => ({ nft: r.nft, seller: r.seller, price: r.price, marketplace: r.mp });
+  for (const r of await q<Listing>(
+    `SELECT address, nft_address AS nft, nft_owner_address AS seller, full_price::text AS price,
+       marketplace_address AS mp FROM getgems_nft_sales WHERE address = ANY($1::text[])`,
+  )) {
+    at(r.address).getgemsSale = listing(r);
+  }
+  for (const r of await q<Listing>(
+    `SELECT address, nft_addr AS nft, nft_owner AS seller, last_bid::text AS price, mp_addr AS mp
+       FROM getgems_nft_auctions WHERE address = ANY($1::text[])`,
+  )) {
+    at(r.address).getgemsAuction = listing(r);
+  }
   const pools = await db.query<{ account: string }>(
     'SELECT account FROM latest_account_states WHERE account = ANY($1::text[]) AND code_hash = $2',
     [list, NOMINATOR_POOL_CODE_HASH],

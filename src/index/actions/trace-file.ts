@@ -15,8 +15,9 @@
 //   last_transaction_lt (the account's newest transaction in the trace, else 0), balances of accounts whose state
 //   the file does not give (0).
 // Interfaces are written to the tables our decoders fill: JettonWallet -> jetton_wallets, NftItem -> nft_items,
-// `data_boc` -> latest_account_states.data_boc. Kinds we have no table for (DedustPool, NftAuction, NftSale, …)
-// are reported as not stored: the classifier works without them, as it does on a real index.
+// NftSale -> getgems_nft_sales, NftAuction -> getgems_nft_auctions (the fields the file has; the others NULL),
+// `data_boc` -> latest_account_states.data_boc. Kinds we have no table for (DedustPool, …) are reported as not
+// stored: the classifier works without them, as it does on a real index.
 import { readFile } from 'node:fs/promises';
 import { Cell } from '@ton/core';
 import type { Database, Queryable } from '../../db/index.ts';
@@ -434,6 +435,8 @@ export async function storeTraceFile(db: Database, f: TraceFile): Promise<{ unst
   const unstored: UnstoredInterface[] = [];
   const wallets: unknown[][] = [];
   const items: unknown[][] = [];
+  const sales: unknown[][] = [];
+  const auctions: unknown[][] = [];
   const states: unknown[][] = [];
   for (const [address, kinds] of f.interfaces) {
     const lastLt = lastTxOf(f, address)?.lt ?? 0n;
@@ -460,6 +463,24 @@ export async function storeTraceFile(db: Database, f: TraceFile): Promise<{ unst
           lastLt,
           ZERO_HASH,
           ZERO_HASH,
+        ]);
+      } else if (kind === 'NftSale') {
+        sales.push([
+          address,
+          addressOrNull(d.marketplace_address),
+          addressOrNull(d.nft_address),
+          addressOrNull(d.nft_owner_address),
+          decimalOf(d.full_price),
+          lastLt,
+        ]);
+      } else if (kind === 'NftAuction') {
+        auctions.push([
+          address,
+          addressOrNull(d.mp_addr),
+          addressOrNull(d.nft_addr),
+          addressOrNull(d.nft_owner),
+          decimalOf(d.last_bid),
+          lastLt,
         ]);
       } else if (kind === 'data_boc' && typeof d.data_boc === 'string') {
         const last = lastTxOf(f, address);
@@ -581,6 +602,26 @@ export async function storeTraceFile(db: Database, f: TraceFile): Promise<{ unst
            collection_address = EXCLUDED.collection_address, owner_address = EXCLUDED.owner_address,
            content = EXCLUDED.content`,
         columnsOf(items, 9),
+      );
+    }
+    if (sales.length > 0) {
+      await tx.query(
+        `INSERT INTO getgems_nft_sales (address, marketplace_address, nft_address, nft_owner_address, full_price,
+           last_transaction_lt, code_hash, data_hash)
+         SELECT a, m, n, o, p, l, $7, $7 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::numeric[],
+           $6::bigint[]) AS u(a, m, n, o, p, l)
+         ON CONFLICT (address) DO NOTHING`,
+        [...columnsOf(sales, 6), ZERO_HASH],
+      );
+    }
+    if (auctions.length > 0) {
+      await tx.query(
+        `INSERT INTO getgems_nft_auctions (address, mp_addr, nft_addr, nft_owner, last_bid, last_transaction_lt,
+           code_hash, data_hash)
+         SELECT a, m, n, o, b, l, $7, $7 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::numeric[],
+           $6::bigint[]) AS u(a, m, n, o, b, l)
+         ON CONFLICT (address) DO NOTHING`,
+        [...columnsOf(auctions, 6), ZERO_HASH],
       );
     }
     if (states.length > 0) {
@@ -790,6 +831,8 @@ export async function clearTraceFile(db: Queryable, f: TraceFile): Promise<void>
   await db.query('DELETE FROM message_contents WHERE hash = ANY($1::text[])', [[...f.contents.keys()]]);
   await db.query('DELETE FROM jetton_wallets WHERE address = ANY($1::text[])', [addresses]);
   await db.query('DELETE FROM nft_items WHERE address = ANY($1::text[])', [addresses]);
+  await db.query('DELETE FROM getgems_nft_sales WHERE address = ANY($1::text[])', [addresses]);
+  await db.query('DELETE FROM getgems_nft_auctions WHERE address = ANY($1::text[])', [addresses]);
   await db.query('DELETE FROM latest_account_states WHERE account = ANY($1::text[])', [addresses]);
   await db.query(
     `DELETE FROM index_checkpoints WHERE part = 'core' AND mc_seqno = ANY($1::int[]) AND row_counts = $2`,

@@ -88,6 +88,18 @@ export interface ContractInfo {
    * the pool's data or the lock wallet is not known).
    */
   jvaultStakeWallet?: { pool: string; stakeJetton: string | null; lockedJetton: string | null };
+  /** A GetGems fix-price sale (getgems_nft_sales): price = full_price. */
+  getgemsSale?: GetgemsListing;
+  /** A GetGems auction (getgems_nft_auctions): price = last_bid. */
+  getgemsAuction?: GetgemsListing;
+}
+
+/** What the classifier reads of a GetGems sale or auction: the item, the seller, the price, the marketplace. */
+export interface GetgemsListing {
+  nft: string | null;
+  seller: string | null;
+  price: string | null;
+  marketplace: string | null;
 }
 
 /** An account whose stored data a matcher needs read into its ContractInfo, and as what. */
@@ -136,6 +148,11 @@ export interface ActionDraft extends ActionColumns {
    * (stored with ancestor_type, shown to clients that do not know this type).
    */
   inner?: TraceNode[];
+  /**
+   * The actions this one was merged from (toncenter's merged blocks of a non-v1 action: an nft_purchase holds its
+   * nft_transfer and the seller's payout), stored as its children with ancestor_type; their nodes are among `nodes`.
+   */
+  parts?: ActionDraft[];
   /**
    * A message a wallet's request asked for and never sent (failed-external.ts): the driver keys the action by it and
    * leaves its receivers out of the participants, as toncenter does.

@@ -23,7 +23,10 @@ export const FAMILY_TABLES: Record<Family, { latest: string[]; events: string[] 
     latest: ['jetton_masters', 'jetton_wallets'],
     events: ['jetton_transfers', 'jetton_burns', 'jetton_mints'],
   },
-  nft: { latest: ['nft_collections', 'nft_items'], events: ['nft_transfers'] },
+  nft: {
+    latest: ['nft_collections', 'nft_items', 'getgems_nft_sales', 'getgems_nft_auctions'],
+    events: ['nft_transfers'],
+  },
   dns: { latest: ['dns_entries'], events: [] },
   multisig: { latest: ['multisig', 'multisig_orders'], events: [] },
   vesting: { latest: ['vesting_contracts'], events: [] },

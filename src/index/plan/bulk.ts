@@ -46,6 +46,8 @@ export const BULK_TABLES: readonly string[] = [
   'multisig_orders',
   'vesting_contracts',
   'vesting_whitelist',
+  'getgems_nft_sales',
+  'getgems_nft_auctions',
   'traces',
   'trace_pending_edges',
   'actions',

@@ -21,6 +21,8 @@ export const LATEST_TABLES: Record<string, string> = {
   multisig: 'address',
   multisig_orders: 'address',
   vesting_contracts: 'address',
+  getgems_nft_sales: 'address',
+  getgems_nft_auctions: 'address',
 };
 
 const ORDERED_LATEST = Object.keys(LATEST_TABLES);

@@ -37,7 +37,7 @@ export const TAGS = [
   { name: 'Blockchain', description: 'Blocks, transactions and messages from the index.' },
   { name: 'Accounts', description: 'Latest account states, wallets, address book and token metadata.' },
   { name: 'Jettons', description: 'Jetton masters, wallets, transfers and burns (TEP-74).' },
-  { name: 'NFTs', description: 'NFT collections, items and transfers (TEP-62).' },
+  { name: 'NFTs', description: 'NFT collections, items, transfers (TEP-62) and GetGems sales.' },
   { name: 'DNS', description: 'Records of .ton (and .t.me) DNS items (TEP-81).' },
   { name: 'Multisig', description: 'Multisig v2 wallets and their orders.' },
   { name: 'Vesting', description: 'Vesting wallets (ton-blockchain/vesting-contract).' },
@@ -478,6 +478,26 @@ export const ROUTES: RouteDoc[] = [
       NO_METADATA,
     ],
     response: schemaRef('NFTTransfersResponse'),
+  },
+  {
+    method: 'get',
+    path: '/nft/sales',
+    tag: 'NFTs',
+    summary: 'NFT sales and auctions',
+    description:
+      "GetGems fix-price sales (type getgems_sale) and auctions (type getgems_auction) by contract address: the sales first, then the auctions, each with its item and the item's collection when the item is indexed. An address that is no known sale or auction contract is not listed. Unlike toncenter, Telemint items (type teleitem) are not answered: this index keeps no Telemint table.",
+    params: [
+      q(
+        'address',
+        `Sale or auction contracts ${ANY_ADDRESS}; repeat the parameter or separate with commas; at least 1, at most 1000 (more is refused with 422).`,
+        addresses,
+        true,
+      ),
+      TIMEOUT,
+      NO_BOOK,
+      NO_METADATA,
+    ],
+    response: schemaRef('NFTSalesResponse'),
   },
   {
     method: 'get',

@@ -1,6 +1,6 @@
-// Response objects of the jetton and NFT endpoints (v3-api.md §3.4-3.5), as OpenAPI 3.0 schemas merged into
-// components.schemas by schemas.ts. Kept apart so that file does not grow with every token family; only types come
-// from schemas.ts (it imports this file).
+// Response objects of the jetton and NFT endpoints (v3-api.md §3.4-3.5, NFT sales included), as OpenAPI 3.0 schemas
+// merged into components.schemas by schemas.ts. Kept apart so that file does not grow with every token family; only
+// types come from schemas.ts (it imports this file).
 import type { Schema } from './schemas.ts';
 
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
@@ -123,10 +123,10 @@ const nftItem = obj(
     data_hash: str(`hash of the item's data, ${HASH}`),
     // allOf + nullable: OpenAPI 3.0 ignores keywords beside a bare $ref.
     collection: { allOf: [ref('NFTCollection')], nullable: true, description: 'the collection; null when not indexed' },
-    on_sale: { type: 'boolean', description: 'the owner is a sale or auction contract holding the item' },
+    on_sale: { type: 'boolean', description: 'the owner is a GetGems sale or auction contract holding the item' },
     sale_contract_address: str(`${ADDRESS} of the sale contract; only when on sale at one`),
     auction_contract_address: str(`${ADDRESS} of the auction contract; only when on auction`),
-    real_owner: str(`${ADDRESS} of the seller; only when on sale`),
+    real_owner: str(`${ADDRESS} of the seller; only when on sale and the contract names one`),
   },
   [
     'address',
@@ -159,6 +159,62 @@ const nftTransfer = obj({
   trace_id: traceId,
 });
 
+const int64 = (description: string): Schema => ({ type: 'integer', format: 'int64', description });
+const bool = (description: string): Schema => ({ type: 'boolean', description });
+/** A details object: every key optional (absent while the contract has not reported it, as toncenter's omitempty). */
+const details = (description: string, properties: Record<string, Schema>): Schema => ({
+  ...obj(properties, []),
+  additionalProperties: false,
+  description,
+});
+
+const saleDetails = details('details of a getgems_sale (get_sale_data of a fix-price sale)', {
+  is_complete: bool('the item was bought or the sale cancelled'),
+  full_price: str(`the price, nanotons, ${U64}`),
+  marketplace_fee_address: str(`${ADDRESS} receiving the marketplace fee`),
+  marketplace_fee: str(`the marketplace fee, nanotons, ${U64}`),
+  royalty_address: str(`${ADDRESS} receiving the royalty`),
+  royalty_amount: str(`the royalty, nanotons, ${U64}`),
+});
+
+const auctionDetails = details('details of a getgems_auction (get_auction_data_v4 or get_sale_data of an auction)', {
+  end_flag: bool('the auction has ended'),
+  end_time: int64('when bidding ends, unix seconds'),
+  last_bid: str(`the highest bid, nanotons, ${U64}; "0" without bids`),
+  last_member: str(`${ADDRESS} of the highest bidder`),
+  min_step: int64('minimal raise of a bid, as the contract states it'),
+  mp_fee_address: str(`${ADDRESS} receiving the marketplace fee`),
+  mp_fee_factor: int64('marketplace fee numerator'),
+  mp_fee_base: int64('marketplace fee denominator'),
+  royalty_fee_address: str(`${ADDRESS} receiving the royalty`),
+  royalty_fee_factor: int64('royalty numerator'),
+  royalty_fee_base: int64('royalty denominator'),
+  max_bid: str(`the buy-now price, nanotons, ${U64}; "0" for none`),
+  min_bid: str(`the lowest first bid, nanotons, ${U64}`),
+  last_bid_at: int64('when the highest bid was placed, unix seconds; 0 without bids'),
+  is_canceled: bool('the seller cancelled the auction'),
+});
+
+const nftSale = obj(
+  {
+    type: { type: 'string', enum: ['getgems_sale', 'getgems_auction'], description: 'the kind of contract' },
+    address: str(`${ADDRESS} of the sale or auction contract`),
+    nft_address: str(`${ADDRESS} of the item on sale`),
+    nft_owner_address: str(`${ADDRESS} of the seller; absent until the item reached the contract`),
+    marketplace_address: str(`${ADDRESS} of the marketplace`),
+    created_at: int64('when the contract was created, unix seconds'),
+    last_transaction_lt: str(`lt of the transaction that left this state, ${U64}`),
+    code_hash: str(`hash of the contract's code, ${HASH}`),
+    data_hash: str(`hash of the contract's data, ${HASH}`),
+    details: { anyOf: [ref('NFTSaleGetgemsSaleDetails'), ref('NFTSaleGetgemsAuctionDetails')] },
+    nft_item: {
+      allOf: [ref('NFTItem')],
+      description: 'the item with its collection, when indexed (on_sale is false here, as toncenter builds it)',
+    },
+  },
+  ['type', 'address', 'details'],
+);
+
 export const TOKEN_SCHEMAS: Record<string, Schema> = {
   JettonMaster: jettonMaster,
   JettonMastersResponse: list('jetton_masters', 'JettonMaster'),
@@ -175,4 +231,8 @@ export const TOKEN_SCHEMAS: Record<string, Schema> = {
   NFTItemsResponse: list('nft_items', 'NFTItem'),
   NFTTransfer: nftTransfer,
   NFTTransfersResponse: list('nft_transfers', 'NFTTransfer'),
+  NFTSaleGetgemsSaleDetails: saleDetails,
+  NFTSaleGetgemsAuctionDetails: auctionDetails,
+  NFTSale: nftSale,
+  NFTSalesResponse: list('nft_sales', 'NFTSale'),
 };

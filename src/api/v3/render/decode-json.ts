@@ -3,7 +3,9 @@
 // constructors as objects tagged "@type", cells as base64 BoCs that are themselves decoded when they can be. Our
 // parsers give camelCase TypeScript values; this walks them into that form: keys in snake_case (the TL-B field
 // names), `kind` / @ton/core `type` discriminators as "@type" with ton-marker's constructor names, addresses raw.
+// The protocol readers of src/ton/marker already give TL-B names and constructors (MarkerRecord): kept as they are.
 import { Address, Cell, Dictionary, type DictionaryKeyTypes, ExternalAddress } from '@ton/core';
+import { MarkerRecord } from '../../../ton/marker/index.ts';
 
 export type Json = string | boolean | null | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -71,6 +73,17 @@ export function objectJson(o: Record<string, unknown>, cell: CellRenderer): Json
   return out;
 }
 
+/** A record read by src/ton/marker: "@type" (for a named constructor), then its fields under their TL-B names. */
+export function markerJson(
+  name: string | null,
+  fields: Readonly<Record<string, unknown>>,
+  cell: CellRenderer,
+): JsonObject {
+  const out: JsonObject = name === null ? {} : { '@type': name };
+  for (const [k, v] of Object.entries(fields)) out[k] = valueJson(v, cell);
+  return out;
+}
+
 /** Any value a body parser gives, as JSON. Integers are strings, as ton-marker prints them. */
 export function valueJson(v: unknown, cell: CellRenderer): Json {
   if (v === null || v === undefined) return null;
@@ -81,6 +94,7 @@ export function valueJson(v: unknown, cell: CellRenderer): Json {
   if (Address.isAddress(v)) return rawAddress(v);
   if (ExternalAddress.isAddress(v)) return v.toString();
   if (v instanceof Cell) return cell(v);
+  if (v instanceof MarkerRecord) return markerJson(v.name, v.fields, cell);
   if (v instanceof Dictionary) return dictionaryJson(v as Dictionary<DictionaryKeyTypes, unknown>, cell);
   if (Array.isArray(v)) return v.map((x) => valueJson(x, cell));
   // Either Cell ^Cell (our EitherCell): the payload itself, wherever it was stored.

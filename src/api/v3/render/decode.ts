@@ -1,11 +1,14 @@
 // The decoder behind /decode (v3-api.md §3.10, §7.8): opcode -> name, and a base64 or hex BoC -> the body as JSON,
 // in the form toncenter's decoder (ton-marker) gives: {"@type": "<constructor>", ...fields}, {"@type":"empty_cell"}
-// for an empty cell, {"error": "unknown: ..."} for anything it cannot read. Cells inside a decoded body are decoded
-// in turn (ten levels at most, 256 decodes per body), else left as base64 BoCs. It never throws: bodies come from
-// anyone, so every failure is an error object, bounded in size and work (limits below, ton-marker's own values).
+// for an empty cell, {"error": "unknown: ..."} for anything it cannot read. Standard bodies come from our event
+// parsers, the protocols' bodies (DEXes, lending, staking: src/ton/marker) from readers in ton-marker's names and
+// order. Cells inside a decoded body are decoded in turn (ten levels at most, 256 decodes per body), else left as
+// base64 BoCs. It never throws: bodies come from anyone, so every failure is an error object, bounded in size and
+// work (limits below, ton-marker's own values).
 import { beginCell, Cell } from '@ton/core';
 import { knownOpcodeName, parseKnownBody } from '../../../index/decode/contracts/events/index.ts';
-import { type Json, type JsonObject, objectJson } from './decode-json.ts';
+import { markerOpcodeName, parseMarkerBody } from '../../../ton/marker/index.ts';
+import { type Json, type JsonObject, markerJson, objectJson } from './decode-json.ts';
 import { bodyShape } from './decode-shapes.ts';
 
 export const DECODE_LIMITS = {
@@ -19,21 +22,18 @@ export const DECODE_LIMITS = {
   maxCells: 4096,
 } as const;
 
-/**
- * Where toncenter names an opcode differently from our parser table (its name lookup returns the first
- * constructor with the tag in schemes.tlb order): 0x1 and 0x3 are EVAA's before they are NFT collection ops, and
- * bounce#ffffffff is a constructor there but not a body we parse. Opcodes toncenter does not know keep our name.
- */
-const OPCODE_NAMES: ReadonlyMap<number, string> = new Map([
-  [0x00000001, 'evaa_supply_master'],
-  [0x00000003, 'evaa_liquidate_master'],
-  [0xffffffff, 'bounce'],
-]);
+/** bounce#ffffffff: a constructor of toncenter's decoder, read here apart (bounceFields) rather than by a table. */
+const BOUNCE_OP = 0xffffffff;
 
-/** toncenter's name of an opcode (any 32-bit value, signed or not), or "unknown". */
+/**
+ * toncenter's name of an opcode (any 32-bit value, signed or not), or "unknown": its decoder names a tag by the
+ * first constructor with it, so the protocol table (src/ton/marker, in ton-marker's order) is asked before our
+ * parsers' table; 0x1-0x3 are EVAA's there before they are NFT collection ops.
+ */
 export function decodeOpcodeName(op: number): string {
   const u = op >>> 0;
-  return OPCODE_NAMES.get(u) ?? knownOpcodeName(u) ?? 'unknown';
+  if (u === BOUNCE_OP) return 'bounce';
+  return markerOpcodeName(u) ?? knownOpcodeName(u) ?? 'unknown';
 }
 
 /** A body the decoder could not read; the message is toncenter's "unknown: ..." text. */
@@ -97,7 +97,7 @@ interface Walk {
 // bounce#ffffffff payload:Cell: a bounced message's body, the original body cut to 256 bits after the prefix.
 function bounceFields(cell: Cell): Record<string, unknown> | null {
   const s = cell.beginParse();
-  if (s.loadUint(32) !== 0xffffffff) return null;
+  if (s.loadUint(32) !== BOUNCE_OP) return null;
   const payload = beginCell().storeBits(s.loadBits(s.remainingBits));
   while (s.remainingRefs > 0) payload.storeRef(s.loadRef());
   return { payload: payload.endCell() };
@@ -129,11 +129,18 @@ function decodeCell(cell: Cell, walk: Walk): JsonObject | string {
   if (cell.isExotic) return 'unknown: boc root is an exotic cell';
   if (cell.bits.length === 0 && cell.refs.length === 0) return { '@type': 'empty_cell' };
   if (cell.bits.length < 32) return `unknown: boc is too small, size ${cell.bits.length}`;
+  const nested = (c: Cell) => nestedCell(c, walk);
   const body = parseKnownBody(cell);
-  const shape = body ? bodyShape(body) : null;
-  const fields = shape?.fields ?? bounceFields(cell);
-  if (!fields) return 'unknown: no parser succeeded';
-  return { '@type': shape?.name ?? 'bounce', ...objectJson(fields, (c) => nestedCell(c, walk)) };
+  if (body) {
+    const shape = bodyShape(body);
+    return { '@type': shape.name, ...objectJson(shape.fields, nested) };
+  }
+  // The protocols' bodies (DEXes, lending, staking...), already in ton-marker's names.
+  const protocol = parseMarkerBody(cell);
+  if (protocol) return markerJson(protocol.name, protocol.fields, nested);
+  const bounce = bounceFields(cell);
+  if (!bounce) return 'unknown: no parser succeeded';
+  return { '@type': 'bounce', ...objectJson(bounce, nested) };
 }
 
 function errorText(e: unknown): string {

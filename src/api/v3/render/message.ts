@@ -1,10 +1,13 @@
 // Message rows as v3 JSON (v3-api.md §4.3, ton-index-go models.Message): addresses raw, 64-bit values as
 // strings, null where the message kind has no such field (external-in: no source, value or created_lt;
-// external-out: no destination), opcode as "0x%08x", body and StateInit as {hash, body, decoded}.
-import { Cell } from '@ton/core';
+// external-out: no destination), opcode as "0x%08x" and its decoder name, body and StateInit as {hash, body, decoded}
+// (the body decoded as /decode decodes it, v3-api.md §7.8; a StateInit is not decoded).
+import type { Cell } from '@ton/core';
 import type { Row } from '../../../db/index.ts';
 import { cellFromBase64, textComment } from '../../../ton/index.ts';
 import { formatOpcode } from '../params.ts';
+import { decodedCellJson, decodeOpcodeName } from './decode.ts';
+import type { JsonObject } from './decode-json.ts';
 import { str } from './values.ts';
 
 /**
@@ -20,63 +23,43 @@ export const MESSAGE_CONTENT_JOINS = `LEFT JOIN message_contents B ON B.hash = M
   LEFT JOIN message_contents I ON I.hash = M.init_state_hash`;
 
 /**
- * decoded_opcode names for the standard opcodes, as toncenter's decoder (ton-marker, v3-api.md Appendix A)
- * reports them; where a tag has several names the one toncenter's own example shows wins (Appendix C:
- * jetton_transfer, jetton_notify). Interim: the full decoder comes with /decode (issue 10), and until then
- * other opcodes report null, as toncenter does for opcodes its decoder does not know.
+ * decoded_opcode: toncenter's decoder's name of the opcode (v3-api.md Appendix A), null for an opcode it cannot name
+ * (ton-index-go leaves it null when ton-marker answers "unknown").
  */
-const OPCODE_NAMES: ReadonlyMap<number, string> = new Map([
-  [0x00000000, 'text_comment'],
-  [0x2167da4b, 'encrypted_text_comment'],
-  [0x0f8a7ea5, 'jetton_transfer'],
-  [0x178d4519, 'jetton_internal_transfer'],
-  [0x7362d09c, 'jetton_notify'],
-  [0xd53276db, 'excess'],
-  // (unconfirmed) 0x595f07bc is also `burn`; the jetton_ name is taken as for transfer.
-  [0x595f07bc, 'jetton_burn'],
-  [0x7bdd97de, 'jetton_burn_notification'],
-  [0x642b7d07, 'jetton_mint'],
-  [0x5fcc3d14, 'nft_transfer'],
-  [0x05138d91, 'nft_ownership_assigned'],
-  [0x2fcb26a2, 'get_static_data'],
-  [0x8b771735, 'report_static_data'],
-  [0x693d3950, 'get_royalty_params'],
-  [0xa8cb00ad, 'report_royalty_params'],
-  [0x7369676e, 'w5_external_signed_request'],
-  [0x73696e74, 'w5_internal_signed_request'],
-  [0x6578746e, 'w5_extension_action_request'],
-  [0xae42e5a4, 'highload_v3_internal_request'],
-  [0xffffffff, 'bounce'],
-]);
-
 export function opcodeName(op: number | null): string | null {
-  return op === null ? null : (OPCODE_NAMES.get(op >>> 0) ?? null);
+  if (op === null) return null;
+  const name = decodeOpcodeName(op);
+  return name === 'unknown' ? null : name;
 }
 
-/** Hash of the empty cell: bodies of plain transfers. */
-const EMPTY_CELL_HASH = new Cell().hash().toString('base64');
-
 /**
- * message_content.decoded: toncenter's decoder gives {"@type":"empty_cell"} for an empty body and, for a
- * text comment, the back-compat object {"@type","comment","type"} (keys in Go's map order); other bodies
- * need the full decoder (issue 10) and are null, as toncenter reports bodies its decoder cannot parse.
+ * A body or payload cell as toncenter's message_content.decoded shows it: a text comment as its back-compat object
+ * {"@type","comment","type"} (keys in Go's map order), anything else as /decode decodes it ({"@type":"empty_cell"}
+ * for an empty cell), null when the decoder cannot read it, as toncenter reports such bodies.
  */
-export function decodeBody(hash: string, boc: string, opcode: number | null): Record<string, unknown> | null {
-  if (hash === EMPTY_CELL_HASH) return { '@type': 'empty_cell' };
-  if (opcode !== 0) return null;
-  let comment: string | null = null;
+export function decodedBodyJson(cell: Cell): JsonObject | null {
+  if (cell.bits.length >= 32 && cell.beginParse().preloadUint(32) === 0) {
+    const comment = textComment(cell);
+    if (comment !== null) return { '@type': 'text_comment', comment, type: 'text_comment' };
+  }
+  return decodedCellJson(cell);
+}
+
+/** message_content.decoded of a stored body BoC (read once here); null when the BoC cannot be read. */
+function decodeBoc(boc: string): JsonObject | null {
+  let cell: Cell;
   try {
-    comment = textComment(cellFromBase64(boc));
+    cell = cellFromBase64(boc);
   } catch {
     return null;
   }
-  return comment === null ? null : { '@type': 'text_comment', comment, type: 'text_comment' };
+  return decodedBodyJson(cell);
 }
 
-function content(hash: unknown, boc: unknown, opcode: number | null, decode: boolean) {
+function content(hash: unknown, boc: unknown, decode: boolean) {
   // toncenter shows the object only when the content row exists (message_content null otherwise).
   if (typeof hash !== 'string' || typeof boc !== 'string') return null;
-  return { hash, body: boc, decoded: decode ? decodeBody(hash, boc, opcode) : null };
+  return { hash, body: boc, decoded: decode ? decodeBoc(boc) : null };
 }
 
 export interface MessageTxHashes {
@@ -108,8 +91,8 @@ export function messageJson(r: Row, tx: MessageTxHashes = {}): Record<string, un
   };
   if (tx.inMsgTxHash) out.in_msg_tx_hash = tx.inMsgTxHash;
   if (tx.outMsgTxHash) out.out_msg_tx_hash = tx.outMsgTxHash;
-  out.message_content = content(r.body_hash, r.body_boc, opcode, true);
-  out.init_state = content(r.init_state_hash, r.init_state_boc, null, false);
+  out.message_content = content(r.body_hash, r.body_boc, true);
+  out.init_state = content(r.init_state_hash, r.init_state_boc, false);
   if (r.msg_hash_norm) out.hash_norm = r.msg_hash_norm;
   return out;
 }

@@ -22,20 +22,32 @@ export function nftCollectionJson(r: Row, prefix = ''): Record<string, unknown> 
   };
 }
 
-/** The item columns with its collection (LEFT JOIN nft_collections C) as c_*. */
+/**
+ * The item columns with its collection (LEFT JOIN nft_collections C) as c_*, and the GetGems sale (S) or auction (A)
+ * holding it as s_* / a_*: NFT_ITEM_FROM joins them as toncenter does (ton-index-go buildNFTItemsQuery).
+ */
 export const NFT_ITEM_COLUMNS = `N.id, N.address, N.init, N.index, N.collection_address, N.owner_address, N.content,
-  N.last_transaction_lt, N.code_hash, N.data_hash, N.real_owner, C.address AS c_address,
+  N.last_transaction_lt, N.code_hash, N.data_hash, C.address AS c_address,
   C.next_item_index AS c_next_item_index, C.owner_address AS c_owner_address,
   C.collection_content AS c_collection_content, C.data_hash AS c_data_hash, C.code_hash AS c_code_hash,
-  C.last_transaction_lt AS c_last_transaction_lt`;
+  C.last_transaction_lt AS c_last_transaction_lt, S.address AS s_address, S.nft_owner_address AS s_owner,
+  A.address AS a_address, A.nft_owner AS a_owner`;
 
 /**
- * An NFTItem. toncenter reports an item on sale when its owner is a GetGems sale or auction contract holding it,
- * with the seller as real_owner; sale contracts are not decoded here, so the sign is the one nft_items keeps:
- * a real_owner other than the owner. The sale/auction contract address is then unknown and left out.
+ * nft_items N with its collection and the sale or auction contract that owns it and holds this very item (the
+ * contract's nft address is the item): every join is a primary-key lookup.
+ */
+export const NFT_ITEM_FROM = `nft_items N LEFT JOIN nft_collections C ON C.address = N.collection_address
+  LEFT JOIN getgems_nft_sales S ON S.address = N.owner_address AND S.nft_address = N.address
+  LEFT JOIN getgems_nft_auctions A ON A.address = N.owner_address AND A.nft_addr = N.address`;
+
+/**
+ * An NFTItem. As toncenter: on sale when its owner is a GetGems sale contract holding it (sale_contract_address),
+ * else an auction contract holding it (auction_contract_address), with the seller the contract reports as
+ * real_owner (left out while the contract has none); the three keys are absent otherwise. A row without the s_* /
+ * a_* columns (the item inside an /nft/sales answer) is not on sale, as toncenter builds that one.
  */
 export function nftItemJson(r: Row): Record<string, unknown> {
-  const onSale = r.real_owner !== null && r.real_owner !== undefined && r.real_owner !== r.owner_address;
   const out: Record<string, unknown> = {
     address: r.address,
     init: r.init,
@@ -47,9 +59,17 @@ export function nftItemJson(r: Row): Record<string, unknown> {
     code_hash: r.code_hash,
     data_hash: r.data_hash,
     collection: r.c_address ? nftCollectionJson(r, 'c_') : null,
-    on_sale: onSale,
+    on_sale: false,
   };
-  if (onSale) out.real_owner = r.real_owner;
+  if (r.s_address) {
+    out.on_sale = true;
+    out.sale_contract_address = r.s_address;
+    if (r.s_owner) out.real_owner = r.s_owner;
+  } else if (r.a_address) {
+    out.on_sale = true;
+    out.auction_contract_address = r.a_address;
+    if (r.a_owner) out.real_owner = r.a_owner;
+  }
   return out;
 }
 

@@ -1,12 +1,13 @@
 // The payload cells jetton and NFT events carry (custom_payload, forward_payload: base64 BoCs) and their
-// decoded_* twins. toncenter runs the same decoder on a payload as on a message body (v3-api.md §2.7, §7.8),
-// so a text comment or an empty cell decodes exactly as message_content.decoded does; anything else is null.
+// decoded_* twins. toncenter runs the same decoder on a payload as on a message body (v3-api.md §2.7, §7.8), so a
+// payload decodes exactly as message_content.decoded does.
 import type { Cell } from '@ton/core';
 import { cellFromBase64 } from '../../../ton/index.ts';
-import { decodeBody } from './message.ts';
+import type { JsonObject } from './decode-json.ts';
+import { decodedBodyJson } from './message.ts';
 
-/** The decoded form of a payload BoC, or null (no payload, an unreadable BoC, or a body the decoder cannot name). */
-export function decodedPayload(boc: unknown): Record<string, unknown> | null {
+/** The decoded form of a payload BoC, or null (no payload, an unreadable BoC, or a body the decoder cannot read). */
+export function decodedPayload(boc: unknown): JsonObject | null {
   if (typeof boc !== 'string' || boc === '') return null;
   let cell: Cell;
   try {
@@ -14,6 +15,5 @@ export function decodedPayload(boc: unknown): Record<string, unknown> | null {
   } catch {
     return null;
   }
-  const opcode = cell.bits.length >= 32 ? cell.beginParse().loadInt(32) : null;
-  return decodeBody(cell.hash().toString('base64'), boc, opcode);
+  return decodedBodyJson(cell);
 }

@@ -10,6 +10,7 @@ import { jettonRoutes } from './jettons.ts';
 import { legacyRoutes } from './legacy.ts';
 import { messageRoutes } from './messages.ts';
 import { multisigRoutes } from './multisig.ts';
+import { nftSaleRoutes } from './nft-sales.ts';
 import { nftRoutes } from './nfts.ts';
 import { pendingRoutes } from './pending.ts';
 import { traceRoutes } from './traces.ts';
@@ -23,6 +24,7 @@ export const routeGroups: V3RouteGroup[] = [
   accountRoutes,
   jettonRoutes,
   nftRoutes,
+  nftSaleRoutes,
   dnsRoutes,
   multisigRoutes,
   vestingRoutes,

@@ -8,6 +8,7 @@ import { type Window, windowParams } from '../render/filters.ts';
 import {
   NFT_COLLECTION_COLUMNS,
   NFT_ITEM_COLUMNS,
+  NFT_ITEM_FROM,
   NFT_TRANSFER_COLUMNS,
   nftAddresses,
   nftCollectionJson,
@@ -69,8 +70,9 @@ export function nftItemsQuery(f: NftItemFilter): SqlQuery {
   if (f.addresses?.length) w.add(`N.address = ANY(${w.value(f.addresses)})`);
   if (f.owners?.length) {
     const p = w.value(f.owners);
-    // real_owner is the seller for items on sale and the owner otherwise; a row written without it counts
-    // as owned directly.
+    // toncenter filters on the real_owner column (indexes 7 and 8), which the indexer sets to the seller while a
+    // sale or auction holds the item, from the same sale rows the on_sale fields are joined from; toncenter's
+    // indexer writes the owner otherwise, ours leaves NULL, so a NULL counts as owned directly.
     w.add(
       f.includeOnSale
         ? `(N.real_owner = ANY(${p}) OR (N.real_owner IS NULL AND N.owner_address = ANY(${p})))`
@@ -86,8 +88,7 @@ export function nftItemsQuery(f: NftItemFilter): SqlQuery {
   }
   if (f.indexes?.length) w.add(`N.index = ANY(${w.value(f.indexes)}::numeric[])`);
   if (f.sortByLastTransactionLt) order = 'N.last_transaction_lt DESC, N.id ASC';
-  const sql = `SELECT ${NFT_ITEM_COLUMNS} FROM nft_items N LEFT JOIN nft_collections C ON C.address = N.collection_address
-    ${w.sql()} ORDER BY ${order} ${limitOffset(w, f.page)}`;
+  const sql = `SELECT ${NFT_ITEM_COLUMNS} FROM ${NFT_ITEM_FROM} ${w.sql()} ORDER BY ${order} ${limitOffset(w, f.page)}`;
   return { sql, params: w.params };
 }
 

@@ -27,7 +27,8 @@ export function deployOf(node: TraceNode): ActionDraft | null {
   };
 }
 
-function transferOf(node: TraceNode): ActionDraft | null {
+/** The ton_transfer or call_contract of an internal message (also the payout part of an nft_purchase). */
+export function transferOf(node: TraceNode): ActionDraft | null {
   const m = node.tx.inMsg;
   if (!m || m.source === null || m.bounced) return null;
   const back = bounceBack(node);

@@ -282,3 +282,108 @@ describe('nft_transfer from ownership_assigned alone (Telegram items)', () => {
     expect(b.classify(root, {}).map((a) => a.type)).toEqual(['ton_transfer', 'call_contract']);
   });
 });
+
+describe('GetGems purchases (a sale or auction sends the transfer)', () => {
+  const BUYER = addr('buyer');
+  const SELLER = addr('seller');
+  const MARKET = addr('marketplace');
+  const AUCTION = addr('auction');
+  const listing = { nft: ITEM, seller: SELLER, price: '5000000000', marketplace: MARKET };
+  const known: Record<string, ContractInfo> = {
+    ...items,
+    [SALE]: { getgemsSale: listing },
+    [AUCTION]: { getgemsAuction: { ...listing, price: '7000000000' } },
+  };
+  const buyBody = (newOwner: string) =>
+    beginCell()
+      .storeUint(0x5fcc3d14, 32)
+      .storeUint(9, 64)
+      .storeAddress(A(newOwner))
+      .storeAddress(A(newOwner))
+      .storeBit(0)
+      .storeCoins(1n)
+      .storeBit(0)
+      .endCell();
+
+  /** `waker` sends `body` to the listing, which transfers the item to BUYER and pays the seller and the marketplace. */
+  function sold(o: { listing: string; waker: string; body: Cell | null; external?: boolean }) {
+    const b = new TraceBuilder();
+    const root = b.external(o.waker);
+    const l = o.external ? b.external(o.listing) : b.send(root, o.listing, o.body, { value: 5_200_000_000n });
+    if (o.external) l.tx.inMsg!.body = o.body;
+    const t = b.send(l, ITEM, buyBody(BUYER));
+    const payout = b.send(l, SELLER, null, { value: 4_750_000_000n });
+    const fee = b.send(l, MARKET, null, { value: 250_000_000n });
+    const assigned = b.send(t, BUYER, assignedBody(o.listing, undefined));
+    const excess = b.send(t, BUYER, excessBody());
+    return { b, root: o.external ? l : root, l, t, payout, fee, assigned, excess };
+  }
+
+  it('a buyer pays a fix-price sale: nft_purchase of the sale, item and payout, with the transfer and payout as parts', () => {
+    const s = sold({ listing: SALE, waker: BUYER, body: null });
+    const actions = s.b.classify(s.root, known);
+    const [purchase] = byType(actions, 'nft_purchase');
+    expect(purchase?.details).toMatchObject({
+      nft_item: ITEM,
+      old_owner: SALE,
+      new_owner: BUYER,
+      is_purchase: true,
+      price: '5000000000',
+      marketplace: 'getgems',
+      marketplace_address: MARKET,
+      real_old_owner: SELLER,
+      payout_amount: '4750000000',
+      payout_address: SELLER,
+      payout_comment: null,
+      payout_comment_encrypted: false,
+      payout_comment_encoded: false,
+      royalty_amount: null,
+      royalty_address: null,
+    });
+    expect(purchase?.txHashes).toEqual([s.root, s.l, s.t, s.payout, s.assigned, s.excess].map((n) => n.tx.hash));
+    // Its parts: the transfer (with the purchase fields) and the payout, stored as its children.
+    const children = actions.filter((a) => a.parentActionId === purchase?.actionId);
+    expect(children.map((a) => [a.type, a.ancestorType])).toEqual([
+      ['nft_transfer', ['nft_purchase']],
+      ['ton_transfer', ['nft_purchase']],
+    ]);
+    expect(children[0]?.details).toMatchObject({ is_purchase: true, real_old_owner: SELLER, payout_amount: null });
+    // The marketplace fee is a transfer of its own.
+    const own = byType(actions, 'ton_transfer').filter((a) => a.parentActionId === null);
+    expect(own.map((a) => a.destination)).toEqual([MARKET]);
+  });
+
+  it('an auction ended by an external "finish": the auction joins, price = last bid, and the payout is found', () => {
+    const finish = textCell(0, 'finish');
+    const s = sold({ listing: AUCTION, waker: AUCTION, body: finish, external: true });
+    const [purchase] = byType(s.b.classify(s.root, known), 'nft_purchase');
+    expect(purchase?.details).toMatchObject({
+      price: '7000000000',
+      real_old_owner: SELLER,
+      payout_amount: '4750000000',
+    });
+    expect(purchase?.txHashes).toContain(s.l.tx.hash);
+  });
+
+  it('the seller\'s "finish" comment to an auction stays its own transfer; the payout is still found', () => {
+    const s = sold({ listing: AUCTION, waker: SELLER, body: textCell(0, 'finish') });
+    const actions = s.b.classify(s.root, known);
+    const [purchase] = byType(actions, 'nft_purchase');
+    expect(purchase?.txHashes).toContain(s.payout.tx.hash);
+    const finish = byType(actions, 'ton_transfer').filter(
+      (a) => a.parentActionId === null && a.details.comment === 'finish',
+    );
+    expect(finish.map((a) => a.txHashes.includes(s.l.tx.hash))).toEqual([true]);
+  });
+
+  it('no purchase when the listing names another item, the buyer is the seller, or a sale was not paid by the buyer', () => {
+    const other = { ...known, [SALE]: { getgemsSale: { ...listing, nft: addr('other-item') } } };
+    const a = sold({ listing: SALE, waker: BUYER, body: null });
+    expect(byType(a.b.classify(a.root, other), 'nft_transfer')[0]?.details.is_purchase).toBe(false);
+    const self = { ...known, [SALE]: { getgemsSale: { ...listing, seller: BUYER } } };
+    const c = sold({ listing: SALE, waker: BUYER, body: null });
+    expect(byType(c.b.classify(c.root, self), 'nft_purchase')).toEqual([]);
+    const d = sold({ listing: SALE, waker: addr('someone'), body: null });
+    expect(byType(d.b.classify(d.root, known), 'nft_purchase')).toEqual([]);
+  });
+});

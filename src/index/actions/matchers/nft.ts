@@ -9,7 +9,9 @@
 //   an auction won, a mint): new owner = its receiver. With Fragment's bid info in the payload it is a purchase at
 //   the bid (not for a mint), and the item's transaction and its auction fill-ups (royalty first, then payout)
 //   belong to it when that transaction was a plain TON transfer or an external message.
-// Getgems sale detection needs sale-contract data the classifier does not have: is_purchase is false otherwise.
+// - A transfer a GetGems sale or auction sent is a purchase, and an nft_purchase once the seller's payout is found
+//   (getgems.ts); the listing's own transaction joins it when a buyer's TON or an external woke it, so that
+//   transfer is matched at the listing's transaction (transferFromListing).
 import type { Cell } from '@ton/core';
 import type { KnownBody } from '../../decode/contracts/events/index.ts';
 import { NFT_OP } from '../../decode/contracts/events/nft.ts';
@@ -17,6 +19,7 @@ import { loadMsgAddress, readBody } from '../../decode/contracts/events/reader.t
 import type { ActionDraft, ContractInfo, Details, MatchContext, Matcher, TraceNode } from '../types.ts';
 import { callFailed } from './call-failed.ts';
 import { nftPayloadComment } from './forward-payload.ts';
+import { asPurchase, purchaseDetails, soldBy } from './getgems.ts';
 import { EXCESS_OP, freeChildrenWithOp, rawAddress, withReplies } from './replies.ts';
 import { bounceBack, COMMENT_OP, ENCRYPTED_COMMENT_OP, inBody, payloadB64, str } from './util.ts';
 
@@ -92,11 +95,18 @@ function hasForwardPayload(body: Cell | null): boolean {
   return more === true;
 }
 
-function transferOf(node: TraceNode, ctx: MatchContext): ActionDraft[] | null {
+/**
+ * The transfer the item `node` received. `fromListing`: matched at its parent, a GetGems listing, which then joins
+ * the action (null when it does not).
+ */
+function transferOf(node: TraceNode, ctx: MatchContext, fromListing = false): ActionDraft[] | null {
   const t = inBody(node, 'nft_transfer');
   const item = ctx.interfaces.get(node.tx.account)?.nftItem;
   const m = node.tx.inMsg;
   if (!t || !item || !m) return null;
+  const newOwner = rawAddress(t.newOwner);
+  const sold = soldBy(node, newOwner, ctx);
+  if (fromListing && !sold?.takesListing) return null;
   const assigned = freeChildrenWithOp(node, NFT_OP.ownershipAssigned, ctx);
   const excesses = freeChildrenWithOp(node, EXCESS_OP, ctx);
   let oldOwner = m.source;
@@ -106,11 +116,11 @@ function transferOf(node: TraceNode, ctx: MatchContext): ActionDraft[] | null {
     if (!a) return null;
     oldOwner = rawAddress(a.prevOwner);
   }
-  const newOwner = rawAddress(t.newOwner);
   const payload = hasForwardPayload(m.body) ? t.forwardPayload.cell : null;
   const { comment, encrypted } = nftPayloadComment(payload);
   const back = bounceBack(node);
   const nodes = [
+    ...(fromListing && node.parent ? [node.parent] : []),
     node,
     ...assigned.flatMap((n) => withReplies(n, ctx)),
     ...excesses.flatMap((n) => withReplies(n, ctx)),
@@ -137,7 +147,20 @@ function transferOf(node: TraceNode, ctx: MatchContext): ActionDraft[] | null {
       is_encrypted_comment: encrypted,
     }),
   };
-  return [transfer];
+  if (!sold) return [transfer];
+  transfer.details = { ...transfer.details, ...purchaseDetails(sold) };
+  return [asPurchase(transfer, sold, node, ctx)];
+}
+
+/** At a GetGems listing's transaction: the transfer it sent, when the listing joins it (see transferOf). */
+function transferFromListing(node: TraceNode, ctx: MatchContext): ActionDraft[] | null {
+  const info = ctx.interfaces.get(node.tx.account);
+  if (!info?.getgemsSale && !info?.getgemsAuction) return null;
+  for (const child of freeChildrenWithOp(node, NFT_OP.transfer, ctx)) {
+    const drafts = transferOf(child, ctx, true);
+    if (drafts) return drafts;
+  }
+  return null;
 }
 
 interface AssignedPayload {
@@ -245,11 +268,12 @@ function assignedFromItem(node: TraceNode, ctx: MatchContext): ActionDraft[] | n
 
 export const nftMatcher: Matcher = {
   name: 'nft',
-  types: ['nft_mint', 'nft_transfer'],
+  types: ['nft_mint', 'nft_transfer', 'nft_purchase'],
   match(node, ctx) {
     const op = node.tx.inMsg?.opcode;
     return (
       mintOf(node, ctx) ??
+      transferFromListing(node, ctx) ??
       (op === NFT_OP.transfer ? transferOf(node, ctx) : null) ??
       (op === NFT_OP.ownershipAssigned ? assignedOf(node, ctx) : assignedFromItem(node, ctx))
     );

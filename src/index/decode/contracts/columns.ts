@@ -193,6 +193,49 @@ export const ADDRESS_METADATA_COLUMNS = [
   'reindex_allowed',
 ] as const;
 
+export const GETGEMS_SALE_COLUMNS = [
+  'address',
+  'is_complete',
+  'created_at',
+  'marketplace_address',
+  'nft_address',
+  'nft_owner_address',
+  'full_price',
+  'marketplace_fee_address',
+  'marketplace_fee',
+  'royalty_address',
+  'royalty_amount',
+  'last_transaction_lt',
+  'code_hash',
+  'data_hash',
+] as const;
+
+export const GETGEMS_AUCTION_COLUMNS = [
+  'address',
+  'end_flag',
+  'end_time',
+  'mp_addr',
+  'nft_addr',
+  'nft_owner',
+  'last_bid',
+  'last_member',
+  'min_step',
+  'mp_fee_addr',
+  'mp_fee_factor',
+  'mp_fee_base',
+  'royalty_fee_addr',
+  'royalty_fee_factor',
+  'royalty_fee_base',
+  'max_bid',
+  'min_bid',
+  'created_at',
+  'last_bid_at',
+  'is_canceled',
+  'last_transaction_lt',
+  'code_hash',
+  'data_hash',
+] as const;
+
 /** Every contract table's column list by table name (what the writer stages and COPYs). */
 export const CONTRACT_TABLE_COLUMNS: Readonly<Record<string, readonly string[]>> = {
   contract_methods: CONTRACT_METHODS_COLUMNS,
@@ -211,4 +254,6 @@ export const CONTRACT_TABLE_COLUMNS: Readonly<Record<string, readonly string[]>>
   vesting_contracts: VESTING_CONTRACT_COLUMNS,
   vesting_whitelist: VESTING_WHITELIST_COLUMNS,
   address_metadata: ADDRESS_METADATA_COLUMNS,
+  getgems_nft_sales: GETGEMS_SALE_COLUMNS,
+  getgems_nft_auctions: GETGEMS_AUCTION_COLUMNS,
 };

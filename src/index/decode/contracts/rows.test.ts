@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupDatabase, type TestDatabase } from '../../../../test/db/setup-database.ts';
 import { migrate } from '../../../db/index.ts';
 import { CONTRACT_TABLE_COLUMNS } from './columns.ts';
-import { detectedRow, eventRow, type TableRow } from './rows.ts';
+import { detectedRow, eventRow, sellersOf, type TableRow } from './rows.ts';
 import type { ContractEvent, Detected, TxRef } from './types.ts';
 
 const addr = (wc: number, fill: number) => new Address(wc, Buffer.alloc(32, fill));
@@ -113,6 +113,64 @@ const detections: Detected[] = [
     owner: addr(0, 0x92),
     whitelist: [addr(0, 0x93), addr(-1, 0x94), addr(0, 0x93)],
   },
+  // An item held by a fix-price sale (0xb0) and one held by an auction (0xc0), each decoded in the same unit.
+  {
+    ...base(0xa8),
+    kind: 'nft_item',
+    init: true,
+    index: 1n,
+    collection: null,
+    owner: addr(0, 0xb0),
+    content: null,
+    dns: null,
+  },
+  {
+    ...base(0xa9),
+    kind: 'nft_item',
+    init: true,
+    index: 2n,
+    collection: null,
+    owner: addr(0, 0xc0),
+    content: null,
+    dns: null,
+  },
+  {
+    ...base(0xb0),
+    kind: 'getgems_sale',
+    isComplete: false,
+    createdAt: 1_700_000_000n,
+    marketplace: addr(0, 0xb1),
+    nft: addr(0, 0xa8),
+    nftOwner: addr(0, 0xb2),
+    fullPrice: 2n ** 100n,
+    marketplaceFeeAddress: addr(0, 0xb3),
+    marketplaceFee: 5n,
+    royaltyAddress: addr(-1, 0xb4),
+    royaltyAmount: 0n,
+  },
+  {
+    ...base(0xc0),
+    kind: 'getgems_auction',
+    endFlag: true,
+    endTime: 1_800_000_000n,
+    marketplace: addr(0, 0xc1),
+    nft: addr(0, 0xa9),
+    nftOwner: addr(0, 0xc2),
+    lastBid: 37_970_000_000n,
+    lastMember: null,
+    minStep: 5n,
+    mpFeeAddress: addr(0, 0xc3),
+    mpFeeFactor: 5n,
+    mpFeeBase: 100n,
+    royaltyFeeAddress: addr(0, 0xc4),
+    royaltyFeeFactor: 10n,
+    royaltyFeeBase: 1000n,
+    maxBid: 0n,
+    minBid: 10n ** 9n,
+    createdAt: 1_700_000_001n,
+    lastBidAt: 0n,
+    isCanceled: false,
+  },
 ];
 
 const tx = (fill: number, aborted = false): TxRef => ({
@@ -194,7 +252,11 @@ describe('contract rows in the schema', () => {
     t = await setupDatabase('pglite');
     await migrate(t.db);
     const byTable = new Map<string, unknown[][]>();
-    const all: TableRow[] = [...detections.flatMap(detectedRow), ...events.map(({ e, join }) => eventRow(e, join))];
+    const sellerOf = sellersOf(detections);
+    const all: TableRow[] = [
+      ...detections.flatMap((d) => detectedRow(d, sellerOf)),
+      ...events.map(({ e, join }) => eventRow(e, join)),
+    ];
     for (const { table, row } of all) {
       expect(row.length, table).toBe(CONTRACT_TABLE_COLUMNS[table]!.length);
       byTable.set(table, [...(byTable.get(table) ?? []), row]);
@@ -272,7 +334,8 @@ describe('contract rows in the schema', () => {
       },
     ]);
     const items = await q(`SELECT address, init, index, collection_address, owner_address, content,
-      last_transaction_lt, code_hash, data_hash, real_owner FROM nft_items ORDER BY address`);
+      last_transaction_lt, code_hash, data_hash, real_owner FROM nft_items WHERE address IN ('${raw(0, 0x50)}',
+      '${raw(0, 0x60)}') ORDER BY address`);
     expect(items).toEqual([
       {
         address: raw(0, 0x50),
@@ -314,6 +377,63 @@ describe('contract rows in the schema', () => {
     // The index toncenter keeps for address_book domains sees it (owner = wallet record).
     expect(await q('SELECT domain FROM dns_entries WHERE nft_item_owner = dns_wallet')).toEqual([
       { domain: 'alice.ton' },
+    ]);
+  });
+
+  it('stores GetGems sales and auctions, and the seller as real_owner of the item each holds', async () => {
+    expect(await q('SELECT * FROM getgems_nft_sales')).toEqual([
+      {
+        id: 1n,
+        address: raw(0, 0xb0),
+        is_complete: false,
+        created_at: 1_700_000_000n,
+        marketplace_address: raw(0, 0xb1),
+        nft_address: raw(0, 0xa8),
+        nft_owner_address: raw(0, 0xb2),
+        full_price: (2n ** 100n).toString(),
+        marketplace_fee_address: raw(0, 0xb3),
+        marketplace_fee: '5',
+        royalty_address: raw(-1, 0xb4),
+        royalty_amount: '0',
+        last_transaction_lt: 47_000_000_000_177n,
+        code_hash: base64(0xb1),
+        data_hash: base64(0xb2),
+      },
+    ]);
+    expect(await q('SELECT * FROM getgems_nft_auctions')).toEqual([
+      {
+        id: 1n,
+        address: raw(0, 0xc0),
+        end_flag: true,
+        end_time: 1_800_000_000n,
+        mp_addr: raw(0, 0xc1),
+        nft_addr: raw(0, 0xa9),
+        nft_owner: raw(0, 0xc2),
+        last_bid: '37970000000',
+        last_member: null,
+        min_step: 5n,
+        mp_fee_addr: raw(0, 0xc3),
+        mp_fee_factor: 5n,
+        mp_fee_base: 100n,
+        royalty_fee_addr: raw(0, 0xc4),
+        royalty_fee_factor: 10n,
+        royalty_fee_base: 1000n,
+        max_bid: '0',
+        min_bid: '1000000000',
+        created_at: 1_700_000_001n,
+        last_bid_at: 0n,
+        is_canceled: false,
+        last_transaction_lt: 47_000_000_000_193n,
+        code_hash: base64(0xc1),
+        data_hash: base64(0xc2),
+      },
+    ]);
+    expect(
+      await q(`SELECT address, owner_address, real_owner FROM nft_items
+        WHERE address IN ('${raw(0, 0xa8)}', '${raw(0, 0xa9)}') ORDER BY address`),
+    ).toEqual([
+      { address: raw(0, 0xa8), owner_address: raw(0, 0xb0), real_owner: raw(0, 0xb2) },
+      { address: raw(0, 0xa9), owner_address: raw(0, 0xc0), real_owner: raw(0, 0xc2) },
     ]);
   });
 

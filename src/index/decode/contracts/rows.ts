@@ -29,11 +29,34 @@ const boc = (c: Cell | null): string | null => (c ? bocBase64(c) : null);
 /** last_transaction_lt, code_hash, data_hash: the columns every latest-state table has after its own. */
 const stateTail = (d: Detected): Row => [d.lastTransLt, b64(d.codeHash), b64(d.dataHash)];
 
+/** The seller of `item` when `holder` is a sale or auction contract holding it (see sellersOf), else null. */
+export type SellerOf = (holder: Address, item: Address) => Address | null;
+
+/**
+ * The sellers the sale and auction detections of one unit name, as toncenter's worker fills nft_items.real_owner:
+ * only from contracts decoded in the same batch as the item (a sale's state changes whenever it receives the item).
+ */
+export function sellersOf(detected: readonly Detected[]): SellerOf {
+  const sellers = new Map<string, Address>();
+  const pair = (holder: Address, item: Address) => `${holder.toRawString()}|${item.toRawString()}`;
+  for (const d of detected) {
+    // A fix-price sale wins over an auction of the same pair, as in toncenter's worker.
+    if (d.kind === 'getgems_auction' && d.nftOwner) sellers.set(pair(d.address, d.nft), d.nftOwner);
+  }
+  for (const d of detected) {
+    if (d.kind === 'getgems_sale' && d.nftOwner) sellers.set(pair(d.address, d.nft), d.nftOwner);
+  }
+  return (holder, item) => sellers.get(pair(holder, item)) ?? null;
+}
+
+const noSellers: SellerOf = () => null;
+
 /**
  * One detection -> its latest-state rows. An NFT item of a DNS root also gives its dns_entries row, a vesting
- * contract one vesting_whitelist row per whitelisted address.
+ * contract one vesting_whitelist row per whitelisted address; an item held by a sale or auction `sellerOf` knows
+ * gets the seller as real_owner.
  */
-export function detectedRow(d: Detected): TableRow[] {
+export function detectedRow(d: Detected, sellerOf: SellerOf = noSellers): TableRow[] {
   const address = formatAddressV3(d.address);
   switch (d.kind) {
     case 'jetton_master':
@@ -81,8 +104,16 @@ export function detectedRow(d: Detected): TableRow[] {
       const out: TableRow[] = [
         {
           table: 'nft_items',
-          // real_owner stays NULL: sale contracts are not decoded yet.
-          row: [address, d.init, d.index, addr(d.collection), addr(d.owner), d.content, ...stateTail(d), null],
+          row: [
+            address,
+            d.init,
+            d.index,
+            addr(d.collection),
+            addr(d.owner),
+            d.content,
+            ...stateTail(d),
+            d.owner ? addr(sellerOf(d.owner, d.address)) : null,
+          ],
         },
       ];
       if (d.dns) {
@@ -155,6 +186,55 @@ export function detectedRow(d: Detected): TableRow[] {
         ...whitelist.map((w) => ({ table: 'vesting_whitelist', row: [address, w] })),
       ];
     }
+    case 'getgems_sale':
+      return [
+        {
+          table: 'getgems_nft_sales',
+          row: [
+            address,
+            d.isComplete,
+            d.createdAt,
+            formatAddressV3(d.marketplace),
+            formatAddressV3(d.nft),
+            addr(d.nftOwner),
+            d.fullPrice,
+            formatAddressV3(d.marketplaceFeeAddress),
+            d.marketplaceFee,
+            formatAddressV3(d.royaltyAddress),
+            d.royaltyAmount,
+            ...stateTail(d),
+          ],
+        },
+      ];
+    case 'getgems_auction':
+      return [
+        {
+          table: 'getgems_nft_auctions',
+          row: [
+            address,
+            d.endFlag,
+            d.endTime,
+            formatAddressV3(d.marketplace),
+            formatAddressV3(d.nft),
+            addr(d.nftOwner),
+            d.lastBid,
+            addr(d.lastMember),
+            d.minStep,
+            formatAddressV3(d.mpFeeAddress),
+            d.mpFeeFactor,
+            d.mpFeeBase,
+            formatAddressV3(d.royaltyFeeAddress),
+            d.royaltyFeeFactor,
+            d.royaltyFeeBase,
+            d.maxBid,
+            d.minBid,
+            d.createdAt,
+            d.lastBidAt,
+            d.isCanceled,
+            ...stateTail(d),
+          ],
+        },
+      ];
   }
 }
 

@@ -127,6 +127,45 @@ export type Detected =
       sender: Address;
       owner: Address;
       whitelist: Address[];
+    })
+  | (DetectedBase & {
+      /** A GetGems fix-price sale: get_sale_data with the FIXP magic. */
+      kind: 'getgems_sale';
+      isComplete: boolean;
+      createdAt: bigint;
+      marketplace: Address;
+      nft: Address;
+      /** The seller; null (addr_none) until the item reached the sale. */
+      nftOwner: Address | null;
+      fullPrice: bigint;
+      marketplaceFeeAddress: Address;
+      marketplaceFee: bigint;
+      royaltyAddress: Address;
+      royaltyAmount: bigint;
+    })
+  | (DetectedBase & {
+      /** A GetGems auction: get_auction_data_v4, or get_sale_data with the AUC magic (v1-v3). */
+      kind: 'getgems_auction';
+      endFlag: boolean;
+      endTime: bigint;
+      marketplace: Address;
+      nft: Address;
+      /** The seller; null (addr_none) until the item reached the auction. */
+      nftOwner: Address | null;
+      lastBid: bigint;
+      lastMember: Address | null;
+      minStep: bigint;
+      mpFeeAddress: Address;
+      mpFeeFactor: bigint;
+      mpFeeBase: bigint;
+      royaltyFeeAddress: Address;
+      royaltyFeeFactor: bigint;
+      royaltyFeeBase: bigint;
+      maxBid: bigint;
+      minBid: bigint;
+      createdAt: bigint;
+      lastBidAt: bigint;
+      isCanceled: boolean;
     });
 
 export type DetectedKind = Detected['kind'];

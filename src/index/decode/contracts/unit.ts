@@ -7,7 +7,7 @@ import { contractMethodIds } from '../../../ton/index.ts';
 import type { Row } from '../columns.ts';
 import { type DetectCache, detectAccounts } from './detect/index.ts';
 import { eventsOf } from './events/index.ts';
-import { detectedRow, type EventJoin, eventRow } from './rows.ts';
+import { detectedRow, type EventJoin, eventRow, sellersOf } from './rows.ts';
 import type { AccountInput, ContractEvent, DetectContext, Detected, TransactionInput } from './types.ts';
 
 export interface UnitContractsInput {
@@ -97,7 +97,8 @@ export async function decodeUnitContracts(input: UnitContractsInput, env: Contra
       push(tables, r.table, r.row);
     }
   }
-  for (const d of detected) for (const r of detectedRow(d)) push(tables, r.table, r.row);
+  const sellerOf = sellersOf(detected);
+  for (const d of detected) for (const r of detectedRow(d, sellerOf)) push(tables, r.table, r.row);
   const methods = methodRows(input.states);
   if (methods.length > 0) tables.set('contract_methods', methods);
   return { detected, events, tables };

@@ -8,6 +8,7 @@ import { getMethodId } from '../../../../ton/index.ts';
 import type { AccountInput, DetectContext, Detected, DetectedBase } from '../types.ts';
 import { createDetectCache, type DetectCache } from './cache.ts';
 import type { Family, FamilyEnv } from './family.ts';
+import { getgemsAuctionV4, getgemsSale } from './getgems.ts';
 import { createGetterRunner } from './getter.ts';
 import { jettonMaster } from './jetton-master.ts';
 import { jettonWallet } from './jetton-wallet.ts';
@@ -25,6 +26,8 @@ const FAMILIES: readonly Family[] = [
   multisig,
   multisigOrder,
   vesting,
+  getgemsSale,
+  getgemsAuctionV4,
 ];
 const FAMILY_METHOD_IDS = FAMILIES.map((f) => getMethodId(f.getter));
 

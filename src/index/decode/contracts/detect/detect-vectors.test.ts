@@ -3,7 +3,7 @@
 // collector in @ton/sandbox), and content from an independent reading of the content cells with @ton/core.
 // Parents are given to the context only where the vectors hold them; an account whose parent is absent is not
 // detected, by design (the cross-check cannot pass).
-import { Address, beginCell, Cell, Dictionary, type Slice } from '@ton/core';
+import { Address, beginCell, Cell, Dictionary, loadTransaction, type Slice } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasVectors, loadVector, loadVectors } from '../../../../../test/support/vectors.ts';
 import { DNS_COLLECTION_CODE_BOC } from '../../../../devnet/contracts/dns-collection.compiled.ts';
@@ -278,13 +278,71 @@ describe.runIf(hasVectors)('detectAccounts on mainnet account vectors', () => {
     expect(ctx.accountAsks).toEqual([Address.parse('EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs').toRawString()]);
   });
 
-  it('wallets, a sale contract and other accounts belong to no family', async () => {
+  it('a GetGems fix-price sale: every get_sale_data entry the vector collector computed', async () => {
+    const { vector, account } = loadAccount('nft_sale_getgems_0_a2379ac8.json');
+    const ctx = testContext({ tvm });
+    const sale = one(await detectAccounts([account], ctx), 'getgems_sale', account.address);
+    const at = (i: number) => computed(vector, 'get_sale_data', i);
+    expect(at(0)).toBe(0x46495850n);
+    const addressAt = (i: number) => (at(i) as Address).toRawString();
+    expect({
+      isComplete: sale.isComplete,
+      createdAt: sale.createdAt,
+      marketplace: sale.marketplace.toRawString(),
+      nft: sale.nft.toRawString(),
+      nftOwner: sale.nftOwner?.toRawString() ?? null,
+      fullPrice: sale.fullPrice,
+      marketplaceFeeAddress: sale.marketplaceFeeAddress.toRawString(),
+      marketplaceFee: sale.marketplaceFee,
+      royaltyAddress: sale.royaltyAddress.toRawString(),
+      royaltyAmount: sale.royaltyAmount,
+    }).toEqual({
+      isComplete: at(1) !== 0n,
+      createdAt: at(2),
+      marketplace: addressAt(3),
+      nft: addressAt(4),
+      nftOwner: addressAt(5),
+      fullPrice: at(6),
+      marketplaceFeeAddress: addressAt(7),
+      marketplaceFee: at(8),
+      royaltyAddress: addressAt(9),
+      royaltyAmount: at(10),
+    });
+    expect(sale.codeHash.toString('hex')).toBe('32050dfac44f64866bcc86f2cd9e1305fe9dcadb3959c002237cfb0902d44323');
+    expect(ctx.accountAsks).toEqual([]);
+  });
+
+  it('a GetGems auction v3r2 as deployed on mainnet (the StateInit of transactions/contract_deploy_03b35a0e)', async () => {
+    const v = loadVector<{ boc_base64: string }>('transactions', 'contract_deploy_03b35a0e.json');
+    const tx = loadTransaction(Cell.fromBase64(v.boc_base64).beginParse());
+    const m = tx.inMessage!;
+    const init = m.init!;
+    const address = m.info.dest as Address;
+    const account: AccountInput = {
+      address,
+      code: init.code!,
+      data: init.data!,
+      balance: 10n ** 9n,
+      lastTransLt: tx.lt,
+    };
+    expect(init.code!.hash().toString('hex')).toBe('1bd9c5a39bffb7a0f341588b5dd92b813a842bf65ef14109382200ceaf8f72df');
+    const a = one(await detectAccounts([account], testContext({ tvm })), 'getgems_auction', address);
+    // Independent anchors: the marketplace is GetGems' own (the one the fix-price sale vector's get_sale_data names),
+    // and the fee address is the address the auction's data keeps first in its first reference (fees cell).
+    const sale = loadAccount('nft_sale_getgems_0_a2379ac8.json').vector;
+    expect(a.marketplace.toRawString()).toBe((computed(sale, 'get_sale_data', 3) as Address).toRawString());
+    expect(a.mpFeeAddress.toRawString()).toBe(init.data!.refs[0]!.beginParse().loadAddress().toRawString());
+    expect([a.endFlag, a.isCanceled, a.lastMember]).toEqual([false, false, null]);
+    expect(a.nftOwner === null || a.nftOwner instanceof Address).toBe(true);
+    expect(a.mpFeeBase > 0n && a.royaltyFeeBase > 0n).toBe(true);
+  });
+
+  it('wallets and other accounts belong to no family', async () => {
     const files = [
       'wallet_v3r2_EQDj5AA8.json',
       'wallet_v4r2_EQBCPrKa.json',
       'fatblock_wallet_v5r1_bc91b30e.json',
       'fatblock_highload_v3_cee275c9.json',
-      'nft_sale_getgems_0_a2379ac8.json',
     ];
     const accounts = files.map((f) => loadAccount(f).account);
     const ctx = testContext({ tvm });
