@@ -13,8 +13,13 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startTsWorker, workerEntry } from '../src/common/ts-worker.ts';
 import { blockGlobalVersion, forgetRecentBocs, toBlockRow, toTransactionRows } from '../src/index/decode/index.ts';
-import { checkedBlock } from '../src/index/source/ids.ts';
-import { type BlockIdExt, listBlockTransactions, loadBlockCell, readCellTable } from '../src/ton/index.ts';
+import {
+  type BlockIdExt,
+  checkedBlock,
+  listBlockTransactions,
+  loadBlockCell,
+  readCellTable,
+} from '../src/ton/index.ts';
 
 const { values } = parseArgs({
   options: { rounds: { type: 'string', default: '5' }, help: { type: 'boolean', short: 'h' } },

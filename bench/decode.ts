@@ -25,12 +25,17 @@ import {
   accountInputOf,
   createDevnetStoreSource,
   createLiteSource,
-  type FetchedBlock,
   newShardBlocks,
   shardTopsOf,
 } from '../src/index/index.ts';
 import { createLitePool, loadGlobalConfig } from '../src/lite/index.ts';
-import { listBlockTransactions, loadBlockCell, transactionFromCell, transactionView } from '../src/ton/index.ts';
+import {
+  type FetchedBlock,
+  listBlockTransactions,
+  loadBlockCell,
+  transactionFromCell,
+  transactionView,
+} from '../src/ton/index.ts';
 import { startActivityDevnet } from './support/activity-devnet.ts';
 
 const { values } = parseArgs({

@@ -22,7 +22,6 @@ import { type ActivityWalletEntry, startActivity } from '../src/devnet/activity/
 import { createDevnetNode, type DevnetNode } from '../src/devnet/node/index.ts';
 import {
   type BlockSource,
-  blockKey,
   createLiteSource,
   mapLimit,
   newShardBlocks,
@@ -32,7 +31,7 @@ import {
 import { createNodeDbSource } from '../src/index/source/node-db-source.ts';
 import { createLitePool, loadGlobalConfig } from '../src/lite/index.ts';
 import { exportDevnetNodeDb } from '../src/nodedb/export-devnet.ts';
-import { listBlockTransactions, loadBlockCell } from '../src/ton/index.ts';
+import { blockKey, listBlockTransactions, loadBlockCell } from '../src/ton/index.ts';
 
 const { values } = parseArgs({
   options: {

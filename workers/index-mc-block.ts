@@ -2,9 +2,8 @@
 // block it advances the trace assembler (in masterchain order, over the database) and queues a classify-mc-block
 // job for every block in which traces became final; the same processor set runs those jobs, so classification
 // never holds up block indexing. `tongate work` and embedded `tongate walk` start it in their own process through
-// startIndexWorker; run this file directly (node --import tsx workers/index-mc-block.ts [work options]) to get a
-// bare worker process with the same flags as `tongate work`.
-import { pathToFileURL } from 'node:url';
+// startIndexWorker; src/cli/bare-worker.ts runs `tongate work` as a bare worker process (node --import tsx
+// src/cli/bare-worker.ts [work options]). Nothing here imports the CLI: the CLI imports this.
 import { type ClassifyResult, classifyMcBlock } from '../src/index/actions/index.ts';
 import { type IndexDeps, type IndexMetrics, type IndexResult, indexMcBlock } from '../src/index/index.ts';
 import { CLASSIFY_MC_BLOCK, classifyJob, INDEX_MC_BLOCK, type IndexMcBlockJob } from '../src/index/plan/index.ts';
@@ -87,14 +86,4 @@ export function startIndexWorker(opts: IndexWorkerOptions): Processor {
       await Promise.all([indexing.close(), classifying.close()]);
     },
   };
-}
-
-// Run directly: `tongate work` with the same flags. No top-level await: the CLI imports this module, so
-// awaiting the CLI here would wait on itself.
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  void import('../src/cli/main.ts')
-    .then(({ main }) => main(['work', ...process.argv.slice(2)]))
-    .then((code) => {
-      process.exitCode = code;
-    });
 }

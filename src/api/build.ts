@@ -28,9 +28,9 @@ import {
   streamingPlugin,
 } from './streaming/plugin.ts';
 import { createV2Cache } from './v2/cache.ts';
-import type { ExternalMessageHook, V2Lite } from './v2/context.ts';
+import type { ExternalMessageHook, V2Context, V2Lite } from './v2/context.ts';
 import { createApiTvm } from './v2/emulate/executor.ts';
-import { type V2Context, v2Plugin } from './v2/plugin.ts';
+import { v2Plugin } from './v2/plugin.ts';
 import { V3_DEFAULTS } from './v3/context.ts';
 import { v3Plugin } from './v3/plugin.ts';
 

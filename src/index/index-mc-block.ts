@@ -5,8 +5,12 @@ import { Address } from '@ton/core';
 import { IndexError } from '../common/index.ts';
 import type { Database } from '../db/index.ts';
 import {
+  ACCOUNT_NONE,
+  type AccountStateAfter,
   type Block,
   type BlockIdExt,
+  blockKey,
+  type FetchedBlock,
   listBlockTransactions,
   loadAccountOrNone,
   loadBlockCell,
@@ -31,9 +35,7 @@ import {
   toTransactionRows,
 } from './decode/index.ts';
 import { newShardBlocks, type ShardTop, shardTopsOf } from './parse/new-shard-blocks.ts';
-import { blockKey } from './source/ids.ts';
-import { ACCOUNT_NONE } from './source/state-update.ts';
-import type { AccountStateAfter, BlockSource, FetchedBlock } from './source/types.ts';
+import type { BlockSource } from './source/types.ts';
 import { rowCount, type TableRows, type UnitRowsOf, writeUnit } from './write/index.ts';
 
 export type IndexLog = (

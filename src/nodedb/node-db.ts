@@ -10,10 +10,17 @@ import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { Lru } from '../common/index.ts';
-import { blockKey, checkedBlock } from '../index/source/ids.ts';
-import { statesFromNewState, stateUpdateNewSide } from '../index/source/state-update.ts';
-import type { AccountStateAfter, FetchedBlock } from '../index/source/types.ts';
-import { type BlockIdExt, type BlockInfo, MASTER_SHARD } from '../ton/index.ts';
+import {
+  type AccountStateAfter,
+  type BlockIdExt,
+  type BlockInfo,
+  blockKey,
+  checkedBlock,
+  type FetchedBlock,
+  MASTER_SHARD,
+  statesFromNewState,
+  stateUpdateNewSide,
+} from '../ton/index.ts';
 import {
   type CellStore,
   createCellStore,
@@ -551,7 +558,8 @@ class NodeDbReader implements NodeDb {
         if (e instanceof NodeDbFormatError) throw new NodeDbCorruptError(e.message, { cause: e });
         throw e;
       }
-      // the source's one check of fetched bytes (ids.ts checkedBlock), with a single-root BoC required on top
+      // the source's one check of fetched bytes (checkedBlock, src/ton/block-source/ids.ts), with a single-root BoC
+      // required on top
       try {
         return checkedBlock(id, data);
       } catch (e) {

@@ -11,8 +11,7 @@
 // pack-scan mode holds the newest groups, not the whole archive.
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { blockKey } from '../index/source/ids.ts';
-import { type BlockIdExt, MASTER_SHARD, sameBlockId } from '../ton/index.ts';
+import { type BlockIdExt, blockKey, MASTER_SHARD, sameBlockId } from '../ton/index.ts';
 import { parseFileName } from './fileref.ts';
 import { readdirOrEmpty } from './fs-util.ts';
 import { listPackages, packageFolder, parsePackFileName, sliceStart } from './layout.ts';

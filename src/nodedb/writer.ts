@@ -7,8 +7,7 @@
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Cell } from '@ton/core';
-import { stateUpdateNewSide } from '../index/source/state-update.ts';
-import { type BlockIdExt, type BlockInfo, MASTER_SHARD, prevBlockIds } from '../ton/index.ts';
+import { type BlockIdExt, type BlockInfo, MASTER_SHARD, prevBlockIds, stateUpdateNewSide } from '../ton/index.ts';
 import { appendStateOps, cellDbWriteOps } from './celldb/index.ts';
 import { fileName } from './fileref.ts';
 import {

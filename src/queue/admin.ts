@@ -6,8 +6,8 @@ import { Job as BullJob, Queue } from 'bullmq';
 import { QueueError } from '../common/index.ts';
 import { connectProducer, DEFAULT_QUEUE_PREFIX, jobCountsOf, redisUnavailable } from './bullmq.ts';
 import { checkJobName } from './policy.ts';
-import { closeClient, createRedisLink, type RedisLinkPolicy, resolveRedisLinkPolicy } from './redis-link.ts';
-import type { JobCounts, QueueLog } from './types.ts';
+import { closeClient, createRedisLink, resolveRedisLinkPolicy } from './redis-link.ts';
+import type { JobCounts, QueueLog, RedisLinkPolicy } from './types.ts';
 
 export interface QueueSummary {
   name: string;

@@ -17,7 +17,6 @@ export { backoffDelay, describeError, isRetryableError } from './policy.ts';
 export {
   DEFAULT_REDIS_LINK_POLICY,
   ENV_REDIS_BACKOFF,
-  type RedisLinkPolicy,
   reconnectDelay,
 } from './redis-link.ts';
 export {
@@ -34,6 +33,7 @@ export {
   type QueueLog,
   type QueueOptions,
   type QueuePolicy,
+  type RedisLinkPolicy,
 } from './types.ts';
 
 /** The one factory that knows which back end runs (style guide §6.6, 2). */

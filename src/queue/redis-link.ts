@@ -6,17 +6,7 @@
 // at start) and fail fast while Redis is away; workers wait for it and resume.
 import { Redis, type RedisOptions } from 'ioredis';
 import { QueueError } from '../common/index.ts';
-import type { QueueLog } from './types.ts';
-
-export interface RedisLinkPolicy {
-  /** First reconnect delay; it doubles per failed attempt up to maxDelayMs (default 250 / 5000). */
-  firstDelayMs: number;
-  maxDelayMs: number;
-  /** While Redis stays unreachable, a reminder line this often (default 60 000). */
-  stillDownEveryMs: number;
-  /** How long one connection attempt may take, and so the first connection of a producer (default 5000). */
-  connectTimeoutMs: number;
-}
+import type { QueueLog, RedisLinkPolicy } from './types.ts';
 
 export const DEFAULT_REDIS_LINK_POLICY: RedisLinkPolicy = {
   firstDelayMs: 250,

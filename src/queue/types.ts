@@ -2,7 +2,6 @@
 // production, an in-process queue for the embedded default. Callers never look at `kind`.
 
 import type { QueueConfig } from '../common/index.ts';
-import type { RedisLinkPolicy } from './redis-link.ts';
 
 export type { QueueConfig };
 
@@ -38,6 +37,17 @@ export const DEFAULT_QUEUE_POLICY: QueuePolicy = {
   stalledIntervalMs: 15_000,
   maxStalledCount: 3,
 };
+
+/** BullMQ only: how the Redis connections come back after an outage (redis-link.ts; defaults there). */
+export interface RedisLinkPolicy {
+  /** First reconnect delay; it doubles per failed attempt up to maxDelayMs (default 250 / 5000). */
+  firstDelayMs: number;
+  maxDelayMs: number;
+  /** While Redis stays unreachable, a reminder line this often (default 60 000). */
+  stillDownEveryMs: number;
+  /** How long one connection attempt may take, and so the first connection of a producer (default 5000). */
+  connectTimeoutMs: number;
+}
 
 export interface QueueOptions {
   policy?: Partial<QueuePolicy>;

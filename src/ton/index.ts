@@ -1,6 +1,7 @@
 // The only module other parts import from src/ton/ (style guide §6.2).
 export * from './address/index.ts';
 export * from './block/index.ts';
+export * from './block-source/index.ts';
 export * from './boc/index.ts';
 export * from './cell/index.ts';
 export * from './config/index.ts';

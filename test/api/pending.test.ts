@@ -39,8 +39,8 @@ import {
   writePendingTrace,
 } from '../../src/api/pending/index.ts';
 import { createV2Cache } from '../../src/api/v2/cache.ts';
+import type { V2Context } from '../../src/api/v2/context.ts';
 import { createApiTvm } from '../../src/api/v2/emulate/executor.ts';
-import type { V2Context } from '../../src/api/v2/plugin.ts';
 import { type ActivityWallet, loadWallets } from '../../src/devnet/activity/wallets.ts';
 import {
   jettonMinterStateInit,

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import pino, { type Logger } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiServer, type ApiServerOptions, buildApiServer } from '../../src/api/build.ts';
-import type { V3RouteGroup } from '../../src/api/v3/plugin.ts';
+import type { V3RouteGroup } from '../../src/api/v3/context.ts';
 import { routeGroups } from '../../src/api/v3/routes/index.ts';
 import { runCommand } from '../../src/cli/command.ts';
 import { rootCommand } from '../../src/cli/main.ts';

@@ -10,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replicateIndex } from '../../bench/support/replicate.ts';
 import type { Page } from '../../src/api/v3/params.ts';
 import { accountStatesQuery } from '../../src/api/v3/render/transaction.ts';
-import type { SqlQuery } from '../../src/api/v3/render/values.ts';
 import {
   blocksQuery,
   masterchainBlockExistsQuery,
@@ -23,6 +22,7 @@ import {
   transactionMessagesQuery,
   transactionsQuery,
 } from '../../src/api/v3/routes/transactions.ts';
+import type { SqlQuery } from '../../src/api/v3/sql-query.ts';
 import type { Row } from '../../src/db/index.ts';
 import { type ApiFixture, startApiFixture } from './fixture.ts';
 

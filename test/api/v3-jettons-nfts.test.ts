@@ -8,7 +8,6 @@ import type { AddressInfo } from 'node:net';
 import { Address, beginCell, Cell } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiServer, buildApiServer } from '../../src/api/build.ts';
-import type { SqlQuery } from '../../src/api/v3/render/values.ts';
 import {
   jettonBurnsQuery,
   jettonMastersQuery,
@@ -16,6 +15,7 @@ import {
   jettonWalletsQuery,
 } from '../../src/api/v3/routes/jettons.ts';
 import { nftCollectionsQuery, nftItemsQuery, nftTransfersQuery } from '../../src/api/v3/routes/nfts.ts';
+import type { SqlQuery } from '../../src/api/v3/sql-query.ts';
 import { type Database, migrate } from '../../src/db/index.ts';
 import { insertRows, KINDS, setupDatabase, type TestDatabase } from '../db/setup-database.ts';
 import { hasVectors, loadVector } from '../support/vectors.ts';

@@ -5,7 +5,7 @@
 // several ms of CPU on PostgreSQL and hundreds on PGlite. One core cycle of the devnet gives some 40
 // transactions, so the index gets copies of them under new hashes and lts until a page of 1000 is full.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { V3RouteGroup } from '../../src/api/v3/plugin.ts';
+import type { V3RouteGroup } from '../../src/api/v3/context.ts';
 import { routeGroups } from '../../src/api/v3/routes/index.ts';
 import { KINDS, type Kind } from '../db/setup-database.ts';
 import { type ApiFixture, startApiFixture } from './fixture.ts';

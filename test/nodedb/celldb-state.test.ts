@@ -29,7 +29,6 @@ import { type ChainTops, collateStep } from '../../src/devnet/chain/step.ts';
 import { createExecutorTvm } from '../../src/devnet/chain/test-support.ts';
 import { createZeroStates, uninitAccount } from '../../src/devnet/chain/zero-state.ts';
 import { buildDevnetConfig, deriveGenesisKeys, shardLayout } from '../../src/devnet/genesis/index.ts';
-import { ACCOUNT_NONE } from '../../src/index/source/state-update.ts';
 import {
   appendStateOps,
   type CellDbWriteOptions,
@@ -47,7 +46,7 @@ import {
 import { createMemoryKv } from '../../src/nodedb/kv/memory.ts';
 import { loadRocksAddon, openRocks } from '../../src/nodedb/kv/rocks.ts';
 import type { KvReader, KvWriter } from '../../src/nodedb/kv/types.ts';
-import type { BlockIdExt } from '../../src/ton/index.ts';
+import { ACCOUNT_NONE, type BlockIdExt } from '../../src/ton/index.ts';
 import { distinctCells, expectedRefcounts } from '../support/cells.ts';
 
 const GEN_UTIME = 1_700_000_000;

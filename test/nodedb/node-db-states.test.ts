@@ -9,13 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeDbSource } from '../../src/index/source/node-db-source.ts';
-import { ACCOUNT_NONE } from '../../src/index/source/state-update.ts';
 import { HANDLE_FLAGS } from '../../src/nodedb/handle.ts';
 import { type NodeDb, NodeDbPrunedError, openNodeDb } from '../../src/nodedb/index.ts';
 import { loadRocksAddon, openRocks } from '../../src/nodedb/kv/rocks.ts';
 import { cellDbDir, indexDir } from '../../src/nodedb/layout.ts';
 import { handleOp, readHandle } from '../../src/nodedb/slice-index.ts';
-import type { BlockIdExt } from '../../src/ton/index.ts';
+import { ACCOUNT_NONE, type BlockIdExt } from '../../src/ton/index.ts';
 import { hasVectors } from '../support/vectors.ts';
 import {
   accountsOfState,

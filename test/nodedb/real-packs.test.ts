@@ -6,12 +6,11 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { stateUpdateNewSide } from '../../src/index/source/state-update.ts';
 import { fileName, parseFileName } from '../../src/nodedb/fileref.ts';
 import { blockHandleKey, decodeBlockHandle, encodeBlockHandle, HANDLE_FLAGS } from '../../src/nodedb/handle.ts';
 import { packPath, parsePackFileName, SLICE_SIZE, sliceStart } from '../../src/nodedb/layout.ts';
 import { checkBlockEntry, openPackReader, type PackEntry } from '../../src/nodedb/pack.ts';
-import { type BlockIdExt, loadBlockCell } from '../../src/ton/index.ts';
+import { type BlockIdExt, loadBlockCell, stateUpdateNewSide } from '../../src/ton/index.ts';
 import { hasVectors, loadNodePackage, loadVector, vectorPath } from '../support/vectors.ts';
 
 interface JsonId {

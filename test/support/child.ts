@@ -15,7 +15,7 @@ export interface Child {
   waitFor(re: RegExp, timeoutMs?: number): Promise<string>;
 }
 
-/** `tongate <args>` as a child process; with `entry: 'worker'`, the bare worker file workers/index-mc-block.ts. */
+/** `tongate <args>` as a child process; with `entry: 'worker'`, the bare worker file src/cli/bare-worker.ts. */
 export function startTongate(
   args: string[],
   env: Record<string, string | undefined>,
@@ -24,7 +24,7 @@ export function startTongate(
   const argv =
     entry === 'cli'
       ? [join(ROOT, 'bin', 'tongate.js'), ...args]
-      : ['--import', 'tsx', join(ROOT, 'workers', 'index-mc-block.ts'), ...args.slice(1)];
+      : ['--import', 'tsx', join(ROOT, 'src', 'cli', 'bare-worker.ts'), ...args.slice(1)];
   const proc = spawn(process.execPath, argv, {
     env: { ...process.env, DATABASE_URL: undefined, REDIS_URL: undefined, TONGATE_DATA: undefined, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -158,7 +158,7 @@ describe('tongate walk and work on a devnet store', () => {
     );
     victim.proc.kill('SIGKILL');
     expect(await victim.exited).toBeNull();
-    // The replacement is the bare worker entry (workers/index-mc-block.ts), the same processor as `tongate work`.
+    // The replacement is the bare worker entry (src/cli/bare-worker.ts), the same processor as `tongate work`.
     const survivor = track(start(workArgs, env, 'worker'));
     const code = await backfill.exited;
     expect(code, backfill.err.join('\n')).toBe(0);

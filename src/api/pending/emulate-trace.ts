@@ -28,8 +28,8 @@ import {
   masterchainBlock,
   readAccount,
   shardAccountCell,
-} from '../v2/emulate/chain-state.ts';
-import type { V2Context } from '../v2/plugin.ts';
+} from '../v2/chain-reads.ts';
+import type { V2Context } from '../v2/context.ts';
 
 export interface TraceLimits {
   /** Most transactions one trace runs (the rest is left out, incomplete). */

@@ -22,15 +22,15 @@
 import { Address } from '@ton/core';
 import type { Logger } from 'pino';
 import type { Queryable, Row } from '../../db/index.ts';
-import {
-  ACCOUNT_STATE_COLUMNS,
-  blockGlobalVersion,
-  shardTopsOf,
-  statesFromStateUpdate,
-  toAccountStateRows,
-} from '../../index/index.ts';
+import { ACCOUNT_STATE_COLUMNS, blockGlobalVersion, shardTopsOf, toAccountStateRows } from '../../index/index.ts';
 import type { LitePool } from '../../lite/index.ts';
-import { type BlockIdExt, blockIdFromTl, listBlockTransactions, loadBlockCell } from '../../ton/index.ts';
+import {
+  type BlockIdExt,
+  blockIdFromTl,
+  listBlockTransactions,
+  loadBlockCell,
+  statesFromStateUpdate,
+} from '../../ton/index.ts';
 import { unindexedTransactionJson } from '../pending/transaction-json.ts';
 import type { AccountFeedEvent, Json, Positioned, TraceFeedEvent } from './events.ts';
 import { accountStateJson } from './index-feed.ts';

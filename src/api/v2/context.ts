@@ -40,3 +40,9 @@ export interface V2Options {
   /** Where a failing onExternalMessage hook is reported. */
   logger?: Logger;
 }
+
+/** The options as the methods see them: the cache and the TVM are always there (the plugin fills them in). */
+export interface V2Context extends V2Options {
+  cache: V2Cache;
+  tvm: ApiTvm;
+}

@@ -8,7 +8,7 @@ import { Address } from '@ton/core';
 import type { Queryable, Row } from '../../db/index.ts';
 import { cellFromBase64, createContractMethodsCache, formatUserFriendlyV3, isUserWalletCode } from '../../ton/index.ts';
 import { detectInterfaces, knownInterfaceCodeHashes } from './interfaces.ts';
-import type { SqlQuery } from './render/values.ts';
+import type { SqlQuery } from './sql-query.ts';
 
 export interface AddressBookEntry {
   user_friendly: string;

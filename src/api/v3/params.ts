@@ -4,6 +4,7 @@
 // parser throws HttpError 422 with a message naming the parameter, so routes never see bad input.
 import { HttpError } from '../../http/errors.ts';
 import { normalizeAddressV3 } from '../../ton/address/index.ts';
+import { MIN_LIMIT } from './limits.ts';
 
 export type Query = Record<string, unknown>;
 
@@ -143,7 +144,7 @@ export function pageParams(
     limit = Number(lim);
     // toncenter raises limit < 1 to 1; a limit of 0 or below is almost always a caller's bug, so it is
     // refused with the range instead (issue 6), like a limit above the maximum.
-    if (limit < 1) throw invalid(`limit is not allowed: ${limit} < 1`);
+    if (limit < MIN_LIMIT) throw invalid(`limit is not allowed: ${limit} < ${MIN_LIMIT}`);
     if (limit > opts.maxLimit) throw invalid(`limit is not allowed: ${limit} > ${opts.maxLimit}`);
   }
   const offset = intParam(q, 'offset', { min: 0 }) ?? 0;

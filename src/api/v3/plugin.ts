@@ -2,20 +2,11 @@
 // statement timeout from X-Timeout / x_timeout, then the route groups in routes/. A route group is a
 // function (app, ctx) that registers its GET handlers; handlers read the query through params.ts and the
 // database through ctx.query, which applies the timeout.
-import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { Queryable, Row } from '../../db/index.ts';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { HttpError, INTERNAL_MESSAGE, mapError } from '../../http/errors.ts';
-import type { V3Options } from './context.ts';
+import type { V3Context, V3Options } from './context.ts';
 import { oneParam, type Query } from './params.ts';
 import { routeGroups } from './routes/index.ts';
-
-export interface V3Context extends V3Options {
-  /** Runs read-only statements with the request's statement timeout (X-Timeout, capped). */
-  read<T>(req: FastifyRequest, fn: (q: Queryable) => Promise<T>): Promise<T>;
-  query<R extends Row = Row>(req: FastifyRequest, sql: string, params?: readonly unknown[]): Promise<R[]>;
-}
-
-export type V3RouteGroup = (app: FastifyInstance, ctx: V3Context) => void;
 
 /** v3's status for our error codes: bad input is 422, a statement past its timeout is toncenter's 500. */
 function v3Status(code: string, fallback: number): number {

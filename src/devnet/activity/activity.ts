@@ -14,7 +14,8 @@ import { type ActivityChain, liteActivityChain } from './chain.ts';
 import { emptyDnsLedger } from './ledger-dns.ts';
 import { emptyStandardLedger } from './ledger-standard.ts';
 import { createRng } from './rng.ts';
-import { STEPS, type StepContext, type StepOutcome } from './steps.ts';
+import type { StepContext, StepOutcome } from './step-kit.ts';
+import { STEPS } from './steps.ts';
 import {
   ACTIVITY_CYCLE,
   type ActivityCounters,

@@ -3,6 +3,7 @@
 // `--activity` to startActivity; `tongate devnet activity` runs it against any devnet.
 export { startActivity } from './activity.ts';
 export type { AccountSnapshot, AccountStatus, ActivityChain, GetterResult } from './chain.ts';
+export type { LedgerCollection, LedgerJetton, LedgerNftItem } from './ledger-core.ts';
 export { devnetDnsRoots, type LedgerDns, type LedgerDnsDomain, type LedgerDnsRecords } from './ledger-dns.ts';
 export type { LedgerGovernedJetton } from './ledger-governed.ts';
 export type {
@@ -24,8 +25,5 @@ export {
   type ActivityStepKind,
   CONTRACTS_CYCLE,
   CORE_CYCLE,
-  type LedgerCollection,
-  type LedgerJetton,
-  type LedgerNftItem,
 } from './types.ts';
 export { type ActivityWalletEntry, type ActivityWalletVersion, parseWalletsFile } from './wallets.ts';

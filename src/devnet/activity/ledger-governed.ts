@@ -1,6 +1,6 @@
 // The ledger of the governed (stablecoin-style) jettons: LedgerJetton's supply and balances, plus what the admin's
 // governance left behind (wallet statuses), i.e. what get_jetton_data, get_wallet_data and get_status should show.
-import type { LedgerJetton } from './types.ts';
+import type { LedgerJetton } from './ledger-core.ts';
 
 export interface LedgerGovernedJetton extends LedgerJetton {
   governed: true;

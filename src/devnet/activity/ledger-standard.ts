@@ -3,7 +3,7 @@
 // compare rows with it.
 import type { Address } from '@ton/core';
 import type { VestingParams } from '../contracts/vesting.ts';
-import type { LedgerCollection, LedgerJetton } from './types.ts';
+import type { LedgerCollection, LedgerJetton } from './ledger-core.ts';
 
 export interface LedgerVestingSend {
   step: number;

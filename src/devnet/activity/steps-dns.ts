@@ -37,7 +37,7 @@ import {
   skipped,
   wait,
   waitForTx,
-} from './steps.ts';
+} from './step-kit.ts';
 
 const LABEL_WORDS = ['aurora', 'basalt', 'cedar', 'dune', 'estuary', 'fern', 'glacier', 'heath', 'isle', 'jade'];
 /** What each change_dns_record carries (the item keeps it for storage). */

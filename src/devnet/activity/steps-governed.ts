@@ -32,7 +32,7 @@ import {
   sendFrom,
   skipped,
   wait,
-} from './steps.ts';
+} from './step-kit.ts';
 
 /** 6 decimals, as the stablecoin's content says. */
 const UNIT = 10n ** 6n;

@@ -33,7 +33,7 @@ import {
   skipped,
   wait,
   waitForTx,
-} from './steps.ts';
+} from './step-kit.ts';
 import type { ActivityWallet } from './wallets.ts';
 
 const SIGNERS = 3;

@@ -23,6 +23,7 @@ import {
   storeNftTransfer,
   toCell,
 } from '../contracts/index.ts';
+import type { LedgerCollection, LedgerNftItem } from './ledger-core.ts';
 import type { LedgerNftSale } from './ledger-standard.ts';
 import {
   failed,
@@ -38,8 +39,7 @@ import {
   skipped,
   wait,
   waitForTx,
-} from './steps.ts';
-import type { LedgerCollection, LedgerNftItem } from './types.ts';
+} from './step-kit.ts';
 import type { ActivityWallet } from './wallets.ts';
 
 /** GetGems' marketplace fee: 5 % of the price. */

@@ -30,6 +30,7 @@ import {
   textComment,
   toCell,
 } from '../contracts/index.ts';
+import type { LedgerCollection } from './ledger-core.ts';
 import type { LedgerHighload } from './ledger-standard.ts';
 import { createRng } from './rng.ts';
 import {
@@ -51,8 +52,7 @@ import {
   skipped,
   wait,
   waitForTx,
-} from './steps.ts';
-import type { LedgerCollection } from './types.ts';
+} from './step-kit.ts';
 
 /** Query ids stay remembered for this long (the contract's recommended range is 1-24 h). */
 const HIGHLOAD_TIMEOUT_S = 3600;

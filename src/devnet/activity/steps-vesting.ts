@@ -33,7 +33,7 @@ import {
   skipped,
   wait,
   waitForTx,
-} from './steps.ts';
+} from './step-kit.ts';
 
 /** Short enough that some of it unlocks during a run: 10 minutes, unlocking every 30 s after a 30 s cliff. */
 const TOTAL_DURATION_S = 600;

@@ -2,6 +2,7 @@
 import type { Address } from '@ton/core';
 import type { GlobalConfig, LiteMethods } from '../../lite/index.ts';
 import type { ActivityChain } from './chain.ts';
+import type { LedgerCollection, LedgerJetton } from './ledger-core.ts';
 import type { LedgerDns } from './ledger-dns.ts';
 import type { LedgerGovernedJetton } from './ledger-governed.ts';
 import type { LedgerMultisig } from './ledger-multisig.ts';
@@ -137,30 +138,6 @@ export interface ActivityCounters {
   skipped: number;
   byKind: Record<ActivityStepKind, ActivityKindCounters>;
   lastFailure: { step: number; kind: ActivityStepKind; reason: string } | null;
-}
-
-export interface LedgerJetton {
-  step: number;
-  master: Address;
-  admin: Address;
-  /** Minted minus burned, by the activity's own successful steps. */
-  totalSupply: bigint;
-  /** Expected balance per owner (raw address), by the activity's own successful steps. */
-  balances: Map<string, bigint>;
-}
-
-export interface LedgerNftItem {
-  index: bigint;
-  address: Address;
-  owner: Address;
-}
-
-export interface LedgerCollection {
-  step: number;
-  address: Address;
-  owner: Address;
-  nextItemIndex: bigint;
-  items: LedgerNftItem[];
 }
 
 /** What the activity did and what the chain should therefore show (for demos and end-to-end checks). */

@@ -5,10 +5,16 @@
 // thread parsed, instead of the main thread parsing it again.
 import { Lru } from '../../common/index.ts';
 import { asBuffer } from '../../common/thread-bytes.ts';
-import type { BlockIdExt } from '../../ton/index.ts';
-import { blockKey, checkedBlock } from '../source/ids.ts';
-import { statesFromNewState, stateUpdateNewSide } from '../source/state-update.ts';
-import type { AccountStateAfter, BlockSource, DeclaredUnit, FetchedBlock } from '../source/types.ts';
+import {
+  type AccountStateAfter,
+  type BlockIdExt,
+  blockKey,
+  checkedBlock,
+  type FetchedBlock,
+  statesFromNewState,
+  stateUpdateNewSide,
+} from '../../ton/index.ts';
+import type { BlockSource, DeclaredUnit } from '../source/types.ts';
 import {
   declaredFromWire,
   idFromWire,

@@ -6,7 +6,7 @@ import { Address } from '@ton/core';
 import { CodecError, IndexError, type IndexErrorCode, ProofError, TongateError } from '../../common/index.ts';
 import { asBuffer, ownBytes } from '../../common/thread-bytes.ts';
 import { EncodedCopy, encodeCopyText } from '../../db/index.ts';
-import { type BlockIdExt, cellsFromBoc, cellToBoc } from '../../ton/index.ts';
+import { type AccountStateAfter, type BlockIdExt, cellsFromBoc, cellToBoc } from '../../ton/index.ts';
 import type { Row } from '../decode/columns.ts';
 import {
   ACCOUNT_STATE_COLUMNS,
@@ -19,7 +19,7 @@ import {
 } from '../decode/columns.ts';
 import type { AccountInput, MessageInput, TransactionInput } from '../decode/contracts/types.ts';
 import type { DecodedUnit } from '../index-mc-block.ts';
-import type { AccountStateAfter, DeclaredUnit } from '../source/types.ts';
+import type { DeclaredUnit } from '../source/types.ts';
 import { uniqueByKey } from '../write/write-unit.ts';
 
 // ---------------------------------------------------------------------------------------------- errors

@@ -6,20 +6,19 @@ import type { Address, Cell } from '@ton/core';
 import { IndexError, Lru } from '../../common/index.ts';
 import { pgComposite } from '../../db/index.ts';
 import {
+  type AccountStateAfter,
   type Block,
   type BlockIdExt,
   formatAddressV3,
   loadAccountOrNone,
+  MC_SHARD_SIGNED,
   type MessageView,
   prevBlockIds,
   type TransactionView,
   transactionFromCell,
   transactionView,
 } from '../../ton/index.ts';
-import type { AccountStateAfter } from '../source/types.ts';
 import type { Row } from './columns.ts';
-
-const MC_SHARD_SIGNED = BigInt.asIntN(64, 0x8000000000000000n);
 
 export const b64 = (b: Buffer): string => b.toString('base64');
 export const signedShard = (shard: bigint): bigint => BigInt.asIntN(64, shard);

@@ -4,9 +4,15 @@
 // deduplicated (after a split both children reach the same parent) and ordered parents first: by workchain,
 // then seqno, then shard.
 import { IndexError } from '../../common/index.ts';
-import { type Block, type BlockIdExt, listShards, loadBlockCell, prevBlockIds } from '../../ton/index.ts';
-import { blockKey } from '../source/ids.ts';
-import type { FetchedBlock } from '../source/types.ts';
+import {
+  type Block,
+  type BlockIdExt,
+  blockKey,
+  type FetchedBlock,
+  listShards,
+  loadBlockCell,
+  prevBlockIds,
+} from '../../ton/index.ts';
 
 export interface ShardTop {
   workchain: number;

@@ -1,7 +1,7 @@
 // What is indexed, read from index_checkpoints (schema/0002): the checkpoint row is written in the same
 // transaction as a block's rows, so it is the authority on which masterchain blocks are done.
 import type { Queryable } from '../../db/index.ts';
-import { CORE_PART, indexedSeqnos } from '../index.ts';
+import { CORE_PART, indexedSeqnos } from '../write/index.ts';
 
 /** Checkpointed masterchain seqnos within [from, to], ascending (the writer's own reader). */
 export const checkpointedSeqnos: (db: Queryable, from: number, to: number) => Promise<number[]> = indexedSeqnos;

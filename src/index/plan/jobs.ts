@@ -3,7 +3,7 @@
 export const INDEX_MC_BLOCK = 'index-mc-block';
 
 /** What `index_checkpoints.part` the core pipeline writes (schema/0002); owned by the writer. */
-export { CORE_PART } from '../index.ts';
+export { CORE_PART } from '../write/index.ts';
 
 export interface IndexMcBlockJob {
   mcSeqno: number;

@@ -5,10 +5,15 @@
 // data BoCs only where the update carries them: `complete: false`).
 import { IndexError, Lru } from '../../common/index.ts';
 import { type DevnetStoreReader, openDevnetStoreReader } from '../../devnet/store/index.ts';
-import type { BlockIdExt } from '../../ton/index.ts';
-import { blockKey, fileCheckedBlock } from './ids.ts';
-import { statesFromNewState, stateUpdateNewSide } from './state-update.ts';
-import type { BlockSource, FetchedBlock } from './types.ts';
+import {
+  type BlockIdExt,
+  blockKey,
+  type FetchedBlock,
+  fileCheckedBlock,
+  statesFromNewState,
+  stateUpdateNewSide,
+} from '../../ton/index.ts';
+import type { BlockSource } from './types.ts';
 
 export interface DevnetStoreSourceOptions {
   /** Where account states come from when given (e.g. createLiteSource over the node's liteserver). */

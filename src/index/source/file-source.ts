@@ -9,15 +9,23 @@
 //   seqno joins that block's unit.
 //
 // `units` overrides this with declared units ({ mcSeqno, files }). Account states come from each block's state
-// update (see state-update.ts), so they are exact in hashes and balances and carry no pruned code/data.
+// update (see src/ton/block-source/state-update.ts), so they are exact in hashes and balances and carry no pruned
+// code/data.
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { IndexError } from '../../common/index.ts';
-import { type BlockIdExt, blockId, cellsFromBoc, listShards, loadBlockCell } from '../../ton/index.ts';
-import { blockKey } from './ids.ts';
-import { statesFromStateUpdate } from './state-update.ts';
-import type { BlockSource, DeclaredUnit, FetchedBlock } from './types.ts';
+import {
+  type BlockIdExt,
+  blockId,
+  blockKey,
+  cellsFromBoc,
+  type FetchedBlock,
+  listShards,
+  loadBlockCell,
+  statesFromStateUpdate,
+} from '../../ton/index.ts';
+import type { BlockSource, DeclaredUnit } from './types.ts';
 
 export interface FileSourceInput {
   /** A directory: every `*.boc` file in it (not recursive). */

@@ -7,11 +7,20 @@ import { Functions } from 'ton-lite-client/dist/schema.js';
 import { IndexError } from '../../common/index.ts';
 import type { LitePool } from '../../lite/index.ts';
 import { toBlockIdExt } from '../../lite/index.ts';
-import { blockIdFromTl, cellsFromBoc, verifyProofBoc } from '../../ton/index.ts';
-import { blockKey, fileCheckedBlock, MC_SHARD } from './ids.ts';
+import {
+  ACCOUNT_NONE,
+  type AccountStateAfter,
+  accountInState,
+  blockIdFromTl,
+  blockKey,
+  cellsFromBoc,
+  type FetchedBlock,
+  fileCheckedBlock,
+  MC_SHARD,
+  verifyProofBoc,
+} from '../../ton/index.ts';
 import { mapLimit } from './limit.ts';
-import { ACCOUNT_NONE, accountInState } from './state-update.ts';
-import type { AccountStateAfter, BlockSource, FetchedBlock } from './types.ts';
+import type { BlockSource } from './types.ts';
 
 export interface LiteSourceOptions {
   /** Parallel getAccountState requests per block (default 8). */

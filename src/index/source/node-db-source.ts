@@ -4,8 +4,7 @@
 // celldb (complete) when it can be read; a state the node garbage-collected, or a node read without celldb, falls
 // back to the block's own state update (hashes and balances exact, code and data possibly pruned: complete false).
 import { type NodeDb, type NodeDbOptions, NodeDbPrunedError, openNodeDb } from '../../nodedb/index.ts';
-import { blockKey } from './ids.ts';
-import { statesFromNewState, stateUpdateNewSide } from './state-update.ts';
+import { blockKey, statesFromNewState, stateUpdateNewSide } from '../../ton/index.ts';
 import type { BlockSource } from './types.ts';
 
 export type { NodeDbOptions } from '../../nodedb/index.ts';

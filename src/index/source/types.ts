@@ -1,32 +1,7 @@
 // The BlockSource interface (issue 5): what the indexing processor reads from a chain. Four implementations
 // live beside this file (liteserver pool, devnet store files, a TON node's on-disk database, BoC files).
 // Sources return bytes and cells, never rows.
-import type { Cell } from '@ton/core';
-import type { BlockIdExt } from '../../ton/index.ts';
-
-/** A block as a source hands it over: its id, the file bytes and the parsed root cell. */
-export interface FetchedBlock {
-  id: BlockIdExt;
-  /** The block file (a BoC); sha256(bytes) = id.fileHash. */
-  bytes: Buffer;
-  /** The Block root cell; its hash = id.rootHash. */
-  root: Cell;
-}
-
-/**
- * One account's state after a block (the shard state of that block), as the rows need it.
- * `account` is the Account cell (account_none is a cell holding the single bit 0); `hash` is that cell's
- * hash (the transactions' account_state_hash_after of the account's last transaction in the block).
- * `complete` is false when code and data may sit in pruned branches (states read from a block's Merkle
- * update): hashes and balance are exact, code and data BoCs are then not written.
- */
-export interface AccountStateAfter {
-  address: Buffer;
-  workchain: number;
-  account: Cell;
-  hash: Buffer;
-  complete: boolean;
-}
+import type { AccountStateAfter, BlockIdExt, FetchedBlock } from '../../ton/index.ts';
 
 /**
  * A unit that is not a masterchain block: a set of shard blocks indexed together under a declared

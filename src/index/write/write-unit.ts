@@ -15,8 +15,8 @@ import {
   SHARD_STATE_COLUMNS,
   TRANSACTION_COLUMNS,
 } from '../decode/columns.ts';
-import { applyTraceIds } from '../traces/assemble.ts';
 import { copyThroughStage } from './stage.ts';
+import { applyTraceIds } from './trace-ids.ts';
 import { deleteContractEvents, writeContractRows } from './write-contracts.ts';
 
 export const CORE_PART = 'core';

@@ -3,8 +3,7 @@
 // round is one multiGet; at a leaf the ^Account subtree is loaded whole and its hash checked against the leaf's ref.
 // A subtree stored as a −1+BoC record is walked as Cells from the point it is reached.
 import { BitReader, BitString, type Cell } from '@ton/core';
-import { ACCOUNT_NONE } from '../../index/source/state-update.ts';
-import type { AccountStateAfter } from '../../index/source/types.ts';
+import { ACCOUNT_NONE, type AccountStateAfter } from '../../ton/index.ts';
 import { NodeDbFormatError } from '../tl.ts';
 import type { PlainCellRecord } from './record.ts';
 import { type CellStore, NodeDbMissingCellError } from './store.ts';

@@ -66,16 +66,11 @@ export {
   type TrStoragePhase,
 } from './tr-storage-phase.ts';
 export {
+  loadTransactionDescr,
   loadTransactionExact,
+  storeTransactionDescr,
   storeTransactionExact,
   type Transaction,
-  transactionFromCell,
-  transactionHash,
-  transactionToCell,
-} from './transaction.ts';
-export {
-  loadTransactionDescr,
-  storeTransactionDescr,
   type TransactionDescr,
   type TransMergeInstall,
   type TransMergePrepare,
@@ -84,7 +79,10 @@ export {
   type TransSplitPrepare,
   type TransStorage,
   type TransTickTock,
-} from './transaction-descr.ts';
+  transactionFromCell,
+  transactionHash,
+  transactionToCell,
+} from './transaction.ts';
 export {
   type AccountStatusName,
   type ActionPhaseView,

@@ -3,8 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { hasVectors, loadVector } from '../../../test/support/vectors.ts';
 import { CodecError } from '../../common/errors.ts';
 import { cellFromBase64 } from './test-helpers.ts';
-import { transactionFromCell, transactionToCell } from './transaction.ts';
-import { loadTransactionDescr, storeTransactionDescr, type TransactionDescr } from './transaction-descr.ts';
+import {
+  loadTransactionDescr,
+  storeTransactionDescr,
+  type TransactionDescr,
+  transactionFromCell,
+  transactionToCell,
+} from './transaction.ts';
 import { transactionSucceeded, transactionView } from './transaction-view.ts';
 
 // Real chain data only has trans_ord and trans_tick_tock (see block-transactions.test.ts); the other

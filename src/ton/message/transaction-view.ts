@@ -9,8 +9,7 @@ import type { StorageUsed } from './storage-used.ts';
 import type { TrActionPhase } from './tr-action-phase.ts';
 import type { TrComputePhase, TrComputePhaseVm } from './tr-compute-phase.ts';
 import type { AccStatusChange } from './tr-storage-phase.ts';
-import { type Transaction, transactionHash } from './transaction.ts';
-import type { TransactionDescr } from './transaction-descr.ts';
+import { type Transaction, type TransactionDescr, transactionHash } from './transaction.ts';
 
 /** v3 `account_status_type`. */
 export type AccountStatusName = 'uninit' | 'frozen' | 'active' | 'nonexist';

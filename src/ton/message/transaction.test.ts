@@ -4,8 +4,7 @@ import { hasVectors, loadVector, loadVectors } from '../../../test/support/vecto
 import { readmeFiles } from '../vectors-readme.test-util.ts';
 import { messageView } from './message-view.ts';
 import { blockFromVector, cellFromBase64 } from './test-helpers.ts';
-import { transactionFromCell, transactionHash, transactionToCell } from './transaction.ts';
-import type { TransactionDescr } from './transaction-descr.ts';
+import { type TransactionDescr, transactionFromCell, transactionHash, transactionToCell } from './transaction.ts';
 import { transactionSucceeded, transactionView } from './transaction-view.ts';
 
 // What the collector decoded with @ton/core's loadTransaction (an independent decoder) — see

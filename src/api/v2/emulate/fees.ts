@@ -20,8 +20,8 @@ import {
   type StoragePrices,
   transactionFromCell,
 } from '../../../ton/index.ts';
-import type { V2Context } from '../plugin.ts';
-import { type AccountAt, latestConfig, librariesFor, shardAccountCell } from './chain-state.ts';
+import { type AccountAt, latestConfig, librariesFor, shardAccountCell } from '../chain-reads.ts';
+import type { V2Context } from '../context.ts';
 
 export interface FeesV2 {
   '@type': 'fees';

@@ -5,8 +5,8 @@
 // and the stack the VM started with (arguments and method id), as toncenter's tonlib does.
 import { beginCell, type TupleItem } from '@ton/core';
 import { methodId } from '../../../lite/index.ts';
-import type { V2Context } from '../plugin.ts';
-import { type AccountAt, latestConfig, librariesFor } from './chain-state.ts';
+import { type AccountAt, latestConfig, librariesFor } from '../chain-reads.ts';
+import type { V2Context } from '../context.ts';
 import type { GetMethodOutcome } from './executor.ts';
 
 /** tonlib's exit code for a contract with no code. */

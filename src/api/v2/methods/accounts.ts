@@ -15,16 +15,10 @@ import {
   parseAddress,
 } from '../../../ton/index.ts';
 import { cachedAnswer, LATEST_TTL_MS } from '../cache.ts';
-import {
-  type AccountAt,
-  latestConfig,
-  masterchainBlock,
-  readAccount,
-  shardAccountCell,
-} from '../emulate/chain-state.ts';
+import { type AccountAt, latestConfig, masterchainBlock, readAccount, shardAccountCell } from '../chain-reads.ts';
+import type { V2Context } from '../context.ts';
 import { runGetMethodOn } from '../emulate/get-method.ts';
 import type { V2Params } from '../params.ts';
-import type { V2Context } from '../plugin.ts';
 import { fullAccountStateV2, rawFullAccountStateV2, walletInformationV2 } from '../render/account.ts';
 import {
   addressFromStackEntry,

@@ -1,158 +1,35 @@
 // getMasterchainInfo, getMasterchainBlockSignatures, getShardBlockProof, getConsensusBlock, lookupBlock,
-// getShards (shards), getBlockHeader, getOutMsgQueueSize (v2-api.md §6.2), and what the block, transaction and
-// config methods share: parameter checks in toncenter 2.1's words, block lookups on one server, the cache.
-//
-// A chain of dependent reads (head, then something at the head) runs on one liteserver through withServer
-// (style guide §6.7 anti-pattern 3); the pool repeats the whole chain on another server if that one fails.
+// getShards (shards), getBlockHeader, getOutMsgQueueSize (v2-api.md §6.2). What these, the transaction and the
+// config methods share lives in checks.ts (parameter checks) and block-reads.ts (cache, one server, lookups).
 import { HttpError } from '../../../http/errors.ts';
-import type {
-  LiteMethods,
-  LiteRequestOptions,
-  LiteServerBlockLinkBack,
-  TonNodeBlockIdExt,
-} from '../../../lite/index.ts';
+import type { LiteMethods, LiteServerBlockLinkBack } from '../../../lite/index.ts';
 import { listShardsPresent, parseBoc } from '../../../ton/index.ts';
-import { cachedAnswer, LATEST_TTL_MS } from '../cache.ts';
-import type { V2Params } from '../params.ts';
-import type { V2Context } from '../plugin.ts';
+import { LATEST_TTL_MS } from '../cache.ts';
 import {
   blockHeaderJson,
   blockSignaturesJson,
-  checkLookup,
   masterchainInfoJson,
   outMsgQueueSizesJson,
   sameId,
   shardBlockProofJson,
   shardsJson,
-  signedShard,
   tonBlockIdExt,
 } from '../render/block.ts';
+import {
+  type BlockIdTl,
+  type BlockLookup,
+  blockKey,
+  blockParams,
+  cached,
+  FOREVER,
+  headBlock,
+  lookupBlock,
+  MC_SHARD,
+  pinned,
+  resolveBlock,
+} from './block-reads.ts';
+import { int32, invalid, optInt32, optInt64, seqnoParam } from './checks.ts';
 import type { V2Method } from './types.ts';
-
-/** A block id as our TL codec holds it (shard: signed 64-bit bigint). */
-export type BlockIdTl = Omit<TonNodeBlockIdExt, '_'>;
-
-export const MC_SHARD = -(1n << 63n);
-const INT32_MIN = -0x80000000;
-const INT32_MAX = 0x7fffffff;
-/** Answers about a fixed block or transaction never change (issue 7). */
-export const FOREVER = Number.POSITIVE_INFINITY;
-
-/** A request that parsed but breaks a rule, worded like ton-http-api-cpp's ValidateRequest (422). */
-export function invalid(message: string): HttpError {
-  return new HttpError(422, `failed to validate request: ${message}`);
-}
-
-/** An int32 parameter (toncenter parses them as int32). */
-export function optInt32(p: V2Params, name: string): number | undefined {
-  return p.optInt(name, INT32_MIN, INT32_MAX);
-}
-
-export function int32(p: V2Params, name: string): number {
-  return p.int(name, INT32_MIN, INT32_MAX);
-}
-
-/** A signed int64 parameter (lt, created_lt, after_lt in toncenter are int64). */
-export function optInt64(p: V2Params, name: string): bigint | undefined {
-  return p.optBigInt(name, -(1n << 63n), (1n << 63n) - 1n);
-}
-
-/** `seqno` of a block: required or not, and "seqno should be positive" when given. */
-export function seqnoParam(p: V2Params, name: string, required: true): number;
-export function seqnoParam(p: V2Params, name: string, required: false): number | undefined;
-export function seqnoParam(p: V2Params, name: string, required: boolean): number | undefined {
-  const n = required ? int32(p, name) : optInt32(p, name);
-  if (n !== undefined && n <= 0) throw invalid(`${name} should be positive`);
-  return n;
-}
-
-/** The request's answer through the response cache (`ttlMs` FOREVER for fixed blocks, LATEST_TTL_MS for the head). */
-export function cached<T>(
-  ctx: V2Context,
-  p: V2Params,
-  method: string,
-  key: unknown[],
-  ttlMs: number,
-  load: () => Promise<T>,
-): Promise<T> {
-  const text = JSON.stringify(key, (_k, v) =>
-    typeof v === 'bigint' ? v.toString() : Buffer.isBuffer(v) ? v.toString('hex') : v,
-  );
-  return cachedAnswer(ctx.cache, p, `${method}:${text}`, ttlMs, load);
-}
-
-/** Runs dependent reads on one liteserver (another one if it fails for a server reason). */
-export function pinned<T>(
-  ctx: V2Context,
-  fn: (c: LiteMethods) => Promise<T>,
-  opts: { archive?: boolean } = {},
-): Promise<T> {
-  return ctx.lite.withServer((c) => fn(c), opts);
-}
-
-export type BlockLookup =
-  | { workchain: number; shard: bigint; seqno: number }
-  | { workchain: number; shard: bigint; lt: bigint }
-  | { workchain: number; shard: bigint; utime: number };
-
-/**
- * liteServer.lookupBlock: `shard` is an account prefix (the node finds the shard that contains it), as tonlib
- * passes toncenter's `shard` on. The answer is checked: right workchain, a shard containing the prefix, the seqno.
- */
-export async function lookupBlock(c: LiteMethods, q: BlockLookup, opts?: LiteRequestOptions): Promise<BlockIdTl> {
-  const id = { workchain: q.workchain, shard: signedShard(q.shard), seqno: 'seqno' in q ? q.seqno : 0 };
-  const res = await c.queryTl(
-    'seqno' in q
-      ? { _: 'liteServer.lookupBlock', mode: 1, id }
-      : 'lt' in q
-        ? { _: 'liteServer.lookupBlock', mode: 2, id, lt: q.lt }
-        : { _: 'liteServer.lookupBlock', mode: 4, id, utime: q.utime },
-    opts,
-  );
-  checkLookup({ workchain: q.workchain, shard: q.shard, seqno: 'seqno' in q ? q.seqno : undefined }, res.id);
-  return res.id;
-}
-
-/** The newest masterchain block this server has. */
-export async function headBlock(c: LiteMethods): Promise<BlockIdTl> {
-  return (await c.queryTl({ _: 'liteServer.getMasterchainInfo' })).last;
-}
-
-/** The masterchain block `seqno`, or the head when it is undefined. */
-export function masterchainBlock(c: LiteMethods, seqno: number | undefined): Promise<BlockIdTl> {
-  return seqno === undefined ? headBlock(c) : lookupBlock(c, { workchain: -1, shard: MC_SHARD, seqno });
-}
-
-/** The `workchain`, `shard`, `seqno` (+ optional `root_hash`, `file_hash`) parameters of a block method. */
-export interface BlockParams {
-  workchain: number;
-  shard: bigint;
-  seqno: number;
-  rootHash?: Buffer;
-  fileHash?: Buffer;
-}
-
-export function blockParams(p: V2Params): BlockParams {
-  const workchain = int32(p, 'workchain');
-  const shard = p.shard('shard');
-  const seqno = seqnoParam(p, 'seqno', true);
-  return { workchain, shard, seqno, rootHash: p.optHash('root_hash'), fileHash: p.optHash('file_hash') };
-}
-
-/** The block as given (both hashes) or looked up by seqno, as ton-http-api-cpp resolves it. */
-export async function resolveBlock(c: LiteMethods, b: BlockParams): Promise<BlockIdTl> {
-  if (b.rootHash && b.fileHash) {
-    return { workchain: b.workchain, shard: b.shard, seqno: b.seqno, rootHash: b.rootHash, fileHash: b.fileHash };
-  }
-  return lookupBlock(c, { workchain: b.workchain, shard: b.shard, seqno: b.seqno });
-}
-
-/** The key of a block request in the cache: with both hashes the block itself, else what was looked up. */
-export function blockKey(b: BlockParams): unknown[] {
-  return b.rootHash && b.fileHash
-    ? [b.workchain, b.shard, b.seqno, b.rootHash, b.fileHash]
-    : [b.workchain, b.shard, b.seqno];
-}
 
 export const blockMethods: V2Method[] = [
   {

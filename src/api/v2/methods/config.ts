@@ -16,7 +16,8 @@ import {
 import { LATEST_TTL_MS } from '../cache.ts';
 import type { V2Params } from '../params.ts';
 import { b64 } from '../render/block.ts';
-import { type BlockIdTl, cached, FOREVER, invalid, masterchainBlock, optInt32, pinned, seqnoParam } from './blocks.ts';
+import { type BlockIdTl, cached, FOREVER, masterchainBlock, pinned } from './block-reads.ts';
+import { invalid, optInt32, seqnoParam } from './checks.ts';
 import type { V2Method } from './types.ts';
 
 /** tonlib's limit per smc.getLibraries request. */

@@ -11,9 +11,9 @@ import {
   toV2LegacyStack,
   toV2StdStack,
 } from '../../../ton/index.ts';
+import type { V2Context } from '../context.ts';
 import { runGetMethodOn } from '../emulate/get-method.ts';
 import type { V2Params } from '../params.ts';
-import type { V2Context } from '../plugin.ts';
 import { tonBlockIdExt } from '../render/block.ts';
 import { transactionIdJson } from '../render/transaction.ts';
 import { accountAt, addressParam, seqnoParam } from './accounts.ts';

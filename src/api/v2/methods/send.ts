@@ -5,10 +5,9 @@
 import type { Cell } from '@ton/core';
 import { HttpError } from '../../../http/errors.ts';
 import { messageFromCell, normalizedMessageHash, parseBoc } from '../../../ton/index.ts';
-import type { ExternalMessage } from '../context.ts';
+import type { ExternalMessage, V2Context } from '../context.ts';
 import { estimateFees, type QueryFeesV2 } from '../emulate/fees.ts';
 import type { V2Params } from '../params.ts';
-import type { V2Context } from '../plugin.ts';
 import { accountAt, addressParam } from './accounts.ts';
 import type { V2Method } from './types.ts';
 

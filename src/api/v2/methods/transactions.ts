@@ -12,8 +12,8 @@ import { HttpError } from '../../../http/errors.ts';
 import { isHistoryMiss, type LiteMethods } from '../../../lite/index.ts';
 import { accountPrefix, parseAddress, parseBoc } from '../../../ton/index.ts';
 import { LATEST_TTL_MS } from '../cache.ts';
+import type { V2Context } from '../context.ts';
 import type { V2Params } from '../params.ts';
-import type { V2Context } from '../plugin.ts';
 import { readHeaderProof, shortTxIdJson, tonBlockIdExt } from '../render/block.ts';
 import {
   type DecodedTransaction,
@@ -30,12 +30,11 @@ import {
   blockParams,
   cached,
   FOREVER,
-  invalid,
   lookupBlock,
-  optInt64,
   pinned,
   resolveBlock,
-} from './blocks.ts';
+} from './block-reads.ts';
+import { invalid, optInt64 } from './checks.ts';
 import type { V2Method } from './types.ts';
 import { addressParam } from './utilities.ts';
 

@@ -1,5 +1,5 @@
+import type { V2Context } from '../context.ts';
 import type { V2Params } from '../params.ts';
-import type { V2Context } from '../plugin.ts';
 
 export interface V2Method {
   /** REST path segment and JSON-RPC method name. */

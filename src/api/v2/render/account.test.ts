@@ -5,7 +5,7 @@
 import { Address, Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import { hasVectors, loadVector } from '../../../../test/support/vectors.ts';
-import { type AccountAt, decodeAccount } from '../emulate/chain-state.ts';
+import { type AccountAt, decodeAccount } from '../chain-reads.ts';
 import { rawFullAccountStateV2, walletInformationV2 } from './account.ts';
 
 interface AccountVector {

@@ -5,7 +5,7 @@
 // negative. Code and data BoCs are serialised as tonlib serialises them (src/ton/stack formatBocBase64).
 import type { Cell } from '@ton/core';
 import { formatBocBase64, formatFriendlyAddress, knownWalletCode, parseAddress } from '../../../ton/index.ts';
-import type { AccountAt } from '../emulate/chain-state.ts';
+import type { AccountAt } from '../chain-reads.ts';
 import { tonBlockIdExt } from './block.ts';
 import { transactionIdJson } from './transaction.ts';
 

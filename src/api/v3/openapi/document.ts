@@ -1,8 +1,9 @@
 // /api/v3/openapi.json: an OpenAPI 3.0 document built from our route table (routes.ts) and response schemas
 // (schemas.ts). Only routes this server registered appear, so a deployment never advertises what it does not
 // serve.
-import { ROUTES, type RouteDoc, TAGS } from './routes.ts';
-import { SCHEMAS, type Schema, schemaRef } from './schemas.ts';
+import { type RouteDoc, type Schema, schemaRef } from './primitives.ts';
+import { ROUTES, TAGS } from './routes.ts';
+import { SCHEMAS } from './schemas.ts';
 
 export type OpenApiDocument = Record<string, unknown> & {
   paths: Record<string, Record<string, Record<string, unknown>>>;

@@ -1,7 +1,7 @@
 // The reference page at /api/v3/reference: the OpenAPI document rendered to plain HTML on the server,
 // self-contained (inline CSS, no script, no CDN) so it works on an offline machine.
 import type { OpenApiDocument } from './document.ts';
-import type { Schema } from './schemas.ts';
+import type { Schema } from './primitives.ts';
 
 const esc = (s: unknown): string => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

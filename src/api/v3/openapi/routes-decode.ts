@@ -1,7 +1,6 @@
 // Route table entries of GET and POST /decode (routes/decode.ts, v3-api.md §3.10), merged into ROUTES by routes.ts.
-// Only the RouteDoc type comes from routes.ts.
-import type { RouteDoc } from './routes.ts';
-import type { Schema } from './schemas.ts';
+// The entry types come from primitives.ts.
+import type { RouteDoc, Schema } from './primitives.ts';
 
 export const DECODE_TAG = { name: 'Utils', description: 'Opcode and message body decoding.' };
 

@@ -1,7 +1,6 @@
 // Route table entries of the v2-style methods (routes/legacy.ts, v3-api.md §3.11), merged into ROUTES by routes.ts.
-// Kept apart so the main table does not grow with them; only the RouteDoc type comes from routes.ts.
-import type { ParamDoc, RouteDoc } from './routes.ts';
-import { ADDRESS_PARAM, schemaRef } from './schemas.ts';
+// Kept apart so the main table does not grow with them; the entry types come from primitives.ts.
+import { ADDRESS_PARAM, type ParamDoc, type RouteDoc, schemaRef } from './primitives.ts';
 
 export const LEGACY_TAG = {
   name: 'Legacy',

@@ -1,7 +1,6 @@
 // Route table entries of /traces, /events, /actions and the pending endpoints (routes/traces.ts, actions.ts,
-// pending.ts; v3-api.md §3.1, §3.3, §8), merged into ROUTES by routes.ts. Only the types come from routes.ts.
-import type { ParamDoc, RouteDoc } from './routes.ts';
-import { ADDRESS_PARAM, HASH_PARAM, schemaRef } from './schemas.ts';
+// pending.ts; v3-api.md §3.1, §3.3, §8), merged into ROUTES by routes.ts. The types come from primitives.ts.
+import { ADDRESS_PARAM, HASH_PARAM, type ParamDoc, pageParamDocs, type RouteDoc, schemaRef } from './primitives.ts';
 
 export const TRACES_TAG = {
   name: 'Actions and traces',
@@ -38,15 +37,7 @@ const window = (what: string): ParamDoc[] => [
   q('start_lt', `Only ${what} whose end lt is at least this.`, { type: 'integer', format: 'int64', minimum: 0 }),
   q('end_lt', `Only ${what} whose end lt is at most this.`, { type: 'integer', format: 'int64', minimum: 0 }),
 ];
-const page: ParamDoc[] = [
-  q('limit', 'Rows to return, 1 to 1000 (default 10; 0 or less, or more than 1000, is refused with 422).', {
-    ...int32,
-    minimum: 1,
-    maximum: 1000,
-    default: 10,
-  }),
-  q('offset', 'Rows to skip; with limit, pages through the result.', { ...int32, minimum: 0, default: 0 }),
-];
+const page: ParamDoc[] = pageParamDocs();
 const sort = (what: string) =>
   q('sort', `Order by ${what}: asc or desc (a / d accepted).`, {
     type: 'string',

@@ -1,37 +1,18 @@
 // The route table of our /api/v3: one entry per endpoint with its parameters and response, the source of
 // /api/v3/openapi.json and of the docs page. A test checks that it matches the routes the server registers,
 // both ways, so an endpoint cannot ship undocumented.
+import {
+  ADDRESS_PARAM,
+  HASH_PARAM,
+  type ParamDoc,
+  pageParamDocs,
+  type RouteDoc,
+  type Schema,
+  schemaRef,
+} from './primitives.ts';
 import { DECODE_ROUTES, DECODE_TAG } from './routes-decode.ts';
 import { LEGACY_ROUTES, LEGACY_TAG } from './routes-legacy.ts';
 import { TRACES_ROUTES, TRACES_TAG } from './routes-traces.ts';
-import { ADDRESS_PARAM, HASH_PARAM, type Schema, schemaRef } from './schemas.ts';
-
-export interface ParamDoc {
-  name: string;
-  in: 'query' | 'header';
-  description: string;
-  required?: boolean;
-  schema: Schema;
-}
-
-export interface RouteDoc {
-  method: 'get' | 'post';
-  /** Path under /api/v3, e.g. "/accountStates". */
-  path: string;
-  tag: string;
-  summary: string;
-  description: string;
-  params: ParamDoc[];
-  /** The JSON request body of a POST. */
-  body?: Schema;
-  /** The 200 response body. */
-  response: Schema;
-  /**
-   * Error statuses this endpoint can answer besides the common ones (401, 422, 429, 500, 503; with a body also
-   * 400, 413 and 415), which document.ts adds to every operation.
-   */
-  errors?: number[];
-}
 
 export const TAGS = [
   { name: 'Blockchain', description: 'Blocks, transactions and messages from the index.' },
@@ -66,16 +47,6 @@ const hashes = many(HASH_PARAM);
 const ANY_ADDRESS = 'in any form: raw (0:…), user-friendly (EQ…/UQ…) or url-safe';
 const ANY_HASH = '64 hex digits (0x optional) or 44-character base64 / base64url';
 
-function page(defaultLimit = 10): ParamDoc[] {
-  return [
-    q(
-      'limit',
-      `Rows to return, 1 to 1000 (default ${defaultLimit}; 0 or less, or more than 1000, is refused with 422).`,
-      int32({ minimum: 1, maximum: 1000, default: defaultLimit }),
-    ),
-    q('offset', 'Rows to skip; with limit, pages through the result.', int32({ minimum: 0, default: 0 })),
-  ];
-}
 const sort = (what: string): ParamDoc =>
   q('sort', `Order by ${what}: asc or desc (a / d accepted).`, text({ enum: ['asc', 'desc'], default: 'desc' }));
 const utimeWindow = (column: string): ParamDoc[] => [
@@ -146,7 +117,7 @@ export const ROUTES: RouteDoc[] = [
       q('mc_seqno', 'Blocks committed by this masterchain block.', int32()),
       ...utimeWindow('gen_utime'),
       ...ltWindow('the block start_lt'),
-      ...page(),
+      ...pageParamDocs(),
       sort('gen_utime'),
       TIMEOUT,
     ],
@@ -168,7 +139,7 @@ export const ROUTES: RouteDoc[] = [
     tag: 'Blockchain',
     summary: 'Blocks committed by a masterchain block',
     description: 'Every block committed by masterchain block `seqno` (blocks whose mc_block_seqno is `seqno`).',
-    params: [q('seqno', 'Masterchain block seqno.', int32(), true), ...page(), sort('gen_utime'), TIMEOUT],
+    params: [q('seqno', 'Masterchain block seqno.', int32(), true), ...pageParamDocs(), sort('gen_utime'), TIMEOUT],
     response: schemaRef('BlocksResponse'),
     errors: [404],
   },
@@ -188,7 +159,7 @@ export const ROUTES: RouteDoc[] = [
       q('lt', 'Transaction logical time.', uint64()),
       ...utimeWindow('now'),
       ...ltWindow('lt'),
-      ...page(),
+      ...pageParamDocs(),
       sort('lt'),
       TIMEOUT,
       NO_BOOK,
@@ -202,7 +173,7 @@ export const ROUTES: RouteDoc[] = [
     tag: 'Blockchain',
     summary: 'Transactions of a masterchain block',
     description: 'Transactions of masterchain block `seqno` and of the shard blocks it committed.',
-    params: [q('seqno', 'Masterchain block seqno.', int32(), true), ...page(), sort('lt'), TIMEOUT, NO_BOOK],
+    params: [q('seqno', 'Masterchain block seqno.', int32(), true), ...pageParamDocs(), sort('lt'), TIMEOUT, NO_BOOK],
     response: schemaRef('TransactionsResponse'),
     errors: [404],
   },
@@ -217,7 +188,7 @@ export const ROUTES: RouteDoc[] = [
       q('body_hash', `Hash of the message body, ${ANY_HASH}.`, HASH_PARAM),
       q('opcode', 'Opcode: 0x-hex, bare hex or signed 32-bit decimal (inbound messages).', text()),
       q('direction', 'in: the receiving transaction, out: the sending one.', text({ enum: ['in', 'out'] })),
-      ...page(),
+      ...pageParamDocs(),
       sort('lt'),
       TIMEOUT,
       NO_BOOK,
@@ -258,7 +229,7 @@ export const ROUTES: RouteDoc[] = [
       q('direction', 'in or out.', text({ enum: ['in', 'out'] })),
       q('exclude_externals', 'true: leave out external-in messages.', bool()),
       q('only_externals', 'true: only external-in messages.', bool()),
-      ...page(),
+      ...pageParamDocs(),
       sort('created_lt'),
       TIMEOUT,
       NO_BOOK,
@@ -319,7 +290,7 @@ export const ROUTES: RouteDoc[] = [
     tag: 'Stats',
     summary: 'Accounts with the largest balances',
     description: 'Accounts by balance, largest first (ties by address).',
-    params: [...page(), TIMEOUT],
+    params: [...pageParamDocs(), TIMEOUT],
     response: { type: 'array', items: schemaRef('AccountBalance') },
   },
   {
@@ -332,7 +303,7 @@ export const ROUTES: RouteDoc[] = [
     params: [
       q('address', `Jetton masters ${ANY_ADDRESS}; repeatable; at most 1024.`, addresses),
       q('admin_address', `Admins ${ANY_ADDRESS}; repeatable; at most 1024.`, addresses),
-      ...page(),
+      ...pageParamDocs(),
       TIMEOUT,
       NO_BOOK,
       NO_METADATA,
@@ -351,7 +322,7 @@ export const ROUTES: RouteDoc[] = [
       q('owner_address', `Owners ${ANY_ADDRESS}; repeatable; at most 1000.`, addresses),
       q('jetton_address', `Jetton masters ${ANY_ADDRESS}; repeatable.`, addresses),
       q('exclude_zero_balance', 'true: leave out wallets whose balance (with an unclaimed airdrop) is 0.', bool()),
-      ...page(),
+      ...pageParamDocs(),
       q('sort', 'Order by balance: asc or desc (a / d accepted).', text({ enum: ['asc', 'desc'] })),
       TIMEOUT,
       NO_BOOK,
@@ -381,7 +352,7 @@ export const ROUTES: RouteDoc[] = [
       ),
       ...utimeWindow('the transaction time'),
       ...ltWindow('the transaction lt'),
-      ...page(),
+      ...pageParamDocs(),
       sort('lt'),
       TIMEOUT,
       NO_BOOK,
@@ -403,7 +374,7 @@ export const ROUTES: RouteDoc[] = [
       q('jetton_master', `Jetton master ${ANY_ADDRESS}.`, ADDRESS_PARAM),
       ...utimeWindow('the transaction time'),
       ...ltWindow('the transaction lt'),
-      ...page(),
+      ...pageParamDocs(),
       sort('lt'),
       TIMEOUT,
       NO_BOOK,
@@ -421,7 +392,7 @@ export const ROUTES: RouteDoc[] = [
     params: [
       q('collection_address', `Collections ${ANY_ADDRESS}; repeatable; at most 1024.`, addresses),
       q('owner_address', `Owners ${ANY_ADDRESS}; repeatable; at most 1024.`, addresses),
-      ...page(),
+      ...pageParamDocs(),
       TIMEOUT,
       NO_BOOK,
       NO_METADATA,
@@ -446,7 +417,7 @@ export const ROUTES: RouteDoc[] = [
         bool({ default: false }),
       ),
       q('sort_by_last_transaction_lt', 'true: newest activity first (pages may shift meanwhile).', bool()),
-      ...page(),
+      ...pageParamDocs(),
       TIMEOUT,
       NO_BOOK,
       NO_METADATA,
@@ -471,7 +442,7 @@ export const ROUTES: RouteDoc[] = [
       ),
       ...utimeWindow('the transaction time'),
       ...ltWindow('the transaction lt'),
-      ...page(),
+      ...pageParamDocs(),
       sort('lt'),
       TIMEOUT,
       NO_BOOK,
@@ -509,12 +480,7 @@ export const ROUTES: RouteDoc[] = [
     params: [
       q('wallet', `Wallet ${ANY_ADDRESS}: records whose wallet category holds it.`, ADDRESS_PARAM),
       q('domain', 'Full domain name, exact (e.g. alice.ton).', text()),
-      q(
-        'limit',
-        'Rows to return, 1 to 1000 (default 100; 0 or less, or more than 1000, is refused with 422).',
-        int32({ minimum: 1, maximum: 1000, default: 100 }),
-      ),
-      q('offset', 'Rows to skip; with limit, pages through the result.', int32({ minimum: 0, default: 0 })),
+      ...pageParamDocs(100),
       TIMEOUT,
       NO_BOOK,
     ],
@@ -531,7 +497,7 @@ export const ROUTES: RouteDoc[] = [
       q('address', `Multisig wallets ${ANY_ADDRESS}; repeatable.`, addresses),
       q('wallet_address', `Signer or proposer wallets ${ANY_ADDRESS}; repeatable.`, addresses),
       q('include_orders', 'false: leave out the orders.', bool({ default: true })),
-      ...page(),
+      ...pageParamDocs(),
       sort('the order the index first saw them'),
       TIMEOUT,
       NO_BOOK,
@@ -549,7 +515,7 @@ export const ROUTES: RouteDoc[] = [
       q('address', `Order contracts ${ANY_ADDRESS}; repeatable.`, addresses),
       q('multisig_address', `Multisig wallets ${ANY_ADDRESS}; repeatable.`, addresses),
       q('parse_actions', 'true: decode order_boc into actions.', bool({ default: false })),
-      ...page(),
+      ...pageParamDocs(),
       sort('the order the index first saw them'),
       TIMEOUT,
       NO_BOOK,
@@ -567,7 +533,7 @@ export const ROUTES: RouteDoc[] = [
       q('contract_address', `Vesting contracts ${ANY_ADDRESS}; repeatable.`, addresses),
       q('wallet_address', `Owner or sender wallets ${ANY_ADDRESS}; repeatable.`, addresses),
       q('check_whitelist', 'true: wallet_address also matches whitelisted addresses.', bool({ default: false })),
-      ...page(),
+      ...pageParamDocs(),
       TIMEOUT,
       NO_BOOK,
     ],

@@ -1,7 +1,7 @@
 // Response objects of the DNS, multisig and vesting endpoints (v3-api.md §3.6-3.8), as OpenAPI 3.0 schemas merged
-// into components.schemas by schemas.ts (next to the token ones of schemas-tokens.ts); only types come from
-// schemas.ts (it imports this file).
-import type { Schema } from './schemas.ts';
+// into components.schemas by schemas.ts (next to the token ones of schemas-tokens.ts); the Schema type comes
+// from primitives.ts.
+import type { Schema } from './primitives.ts';
 
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 const str = (description: string): Schema => ({ type: 'string', description });

@@ -1,7 +1,7 @@
 // Request and response objects of the v2-style methods (v3-api.md §3.11), as OpenAPI 3.0 schemas merged into
-// components.schemas by schemas.ts; only types come from schemas.ts (it imports this file). Names follow toncenter's
+// components.schemas by schemas.ts; the Schema type comes from primitives.ts. Names follow toncenter's
 // document (V2AddressInformation, …) so clients generated from either find the same types.
-import type { Schema } from './schemas.ts';
+import type { Schema } from './primitives.ts';
 
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 const str = (description: string): Schema => ({ type: 'string', description });

@@ -1,7 +1,7 @@
 // Response objects of the jetton and NFT endpoints (v3-api.md §3.4-3.5, NFT sales included), as OpenAPI 3.0 schemas
-// merged into components.schemas by schemas.ts. Kept apart so that file does not grow with every token family; only
-// types come from schemas.ts (it imports this file).
-import type { Schema } from './schemas.ts';
+// merged into components.schemas by schemas.ts. Kept apart so that file does not grow with every token family; the
+// Schema type comes from primitives.ts.
+import type { Schema } from './primitives.ts';
 
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 const str = (description: string): Schema => ({ type: 'string', description });

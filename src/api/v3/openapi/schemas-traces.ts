@@ -1,7 +1,7 @@
 // Response objects of /traces, /events, /actions and the pending endpoints (v3-api.md §4.8-4.9, §8), as OpenAPI 3.0
-// schemas merged into components.schemas by schemas.ts; only types come from schemas.ts (it imports this file).
+// schemas merged into components.schemas by schemas.ts; the Schema type comes from primitives.ts.
 // Names follow toncenter's document (Trace, TraceNode, Action, …) so clients generated from either find the same types.
-import type { Schema } from './schemas.ts';
+import type { Schema } from './primitives.ts';
 
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 const str = (description: string, extra: Schema = {}): Schema => ({ type: 'string', description, ...extra });

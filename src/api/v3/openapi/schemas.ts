@@ -2,14 +2,12 @@
 // They describe what this server sends, field by field (v3-api.md §4 shapes): 64-bit numbers are strings,
 // hashes standard base64, addresses raw upper-case, a field that may be absent is not in `required`, a field
 // that may be null is `nullable`.
+import { schemaRef as ref, type Schema } from './primitives.ts';
 import { CONTRACT_SCHEMAS } from './schemas-contracts.ts';
 import { LEGACY_SCHEMAS } from './schemas-legacy.ts';
 import { TOKEN_SCHEMAS } from './schemas-tokens.ts';
 import { TRACE_SCHEMAS } from './schemas-traces.ts';
 
-export type Schema = Record<string, unknown>;
-
-const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 const str = (description: string, extra: Schema = {}): Schema => ({ type: 'string', description, ...extra });
 const int = (description: string, extra: Schema = {}): Schema => ({
   type: 'integer',
@@ -356,17 +354,6 @@ const walletState = obj(
   ['address', 'is_wallet', 'balance', 'status', 'last_transaction_hash', 'last_transaction_lt'],
 );
 
-/**
- * Query values in the forms the v3 parsers accept (params.ts): an address raw or user-friendly (base64 or
- * base64url, 48 characters), a hash as 64 hex digits or 43/44 characters of base64(url). Clients see what to send,
- * and generated examples (Schemathesis, test/api/schemathesis.test.ts) reach the queries instead of the parser.
- */
-export const ADDRESS_PARAM: Schema = {
-  type: 'string',
-  pattern: '^(-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{48})$',
-};
-export const HASH_PARAM: Schema = { type: 'string', pattern: '^((0[xX])?[0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$' };
-
 /** components.schemas of the document. */
 export const SCHEMAS: Record<string, Schema> = {
   Error: obj({ error: str('what went wrong') }),
@@ -428,5 +415,3 @@ export const SCHEMAS: Record<string, Schema> = {
   ...LEGACY_SCHEMAS,
   ...TRACE_SCHEMAS,
 };
-
-export { ref as schemaRef };

@@ -3,11 +3,12 @@
 // rows plus the address_book and metadata of the addresses toncenter lists for the row kind.
 import type { FastifyRequest } from 'fastify';
 import type { Row } from '../../../db/index.ts';
+import type { V3Context } from '../context.ts';
 import { buildMetadata, metadataSkipped } from '../metadata.ts';
 import { addressListParam, invalid, listParam, oneParam, type Page, type Query, type Where } from '../params.ts';
-import type { V3Context } from '../plugin.ts';
+import type { SqlQuery } from '../sql-query.ts';
 import { hasUtime, type Window } from './filters.ts';
-import { addressBookFor, type SqlQuery } from './values.ts';
+import { addressBookFor } from './values.ts';
 
 /**
  * An address list parameter, normalised and deduplicated, with the documented maximum enforced (toncenter

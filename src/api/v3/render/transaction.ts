@@ -3,7 +3,8 @@
 // column is set and its optional fields omitted when NULL; block_ref, in_msg/out_msgs (out_msgs by
 // created_lt), account_state_before/after looked up by hash (only `hash` filled when the row is missing).
 import type { Row } from '../../../db/index.ts';
-import { blockIdJson, num, type SqlQuery, str } from './values.ts';
+import type { SqlQuery } from '../sql-query.ts';
+import { blockIdJson, num, str } from './values.ts';
 
 /** The transaction columns renderers read, from `transactions T`. */
 export const TRANSACTION_COLUMNS = `T.account, T.hash, T.lt, T.block_workchain, T.block_shard, T.block_seqno,

@@ -1,15 +1,9 @@
-// Small pieces every v3 renderer shares: the {sql, params} shape of a query builder, toncenter's encodings of
-// 64-bit numbers (JSON strings) and shard ids, and the address_book section with its X-No-Address-Book switch.
+// Small pieces every v3 renderer shares: toncenter's encodings of 64-bit numbers (JSON strings) and shard ids, and
+// the address_book section with its X-No-Address-Book switch.
 import type { FastifyRequest } from 'fastify';
 import type { Queryable } from '../../../db/index.ts';
 import { type AddressBookEntry, buildAddressBook } from '../address-book.ts';
 import { oneParam, type Query } from '../params.ts';
-
-/** A statement and its $n values: what every query builder returns (the EXPLAIN test runs them as they are). */
-export interface SqlQuery {
-  sql: string;
-  params: unknown[];
-}
 
 /** A 64-bit column (bigint from the driver) as toncenter's JSON string; null stays null. */
 export function str(v: unknown): string | null {

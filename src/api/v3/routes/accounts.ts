@@ -2,6 +2,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Queryable } from '../../../db/index.ts';
 import { buildAddressBook, invalidAddressEntry } from '../address-book.ts';
+import type { V3Context, V3RouteGroup } from '../context.ts';
 import { buildMetadata, metadataSkipped } from '../metadata.ts';
 import {
   boolParam,
@@ -14,7 +15,6 @@ import {
   type Query,
   Where,
 } from '../params.ts';
-import type { V3Context, V3RouteGroup } from '../plugin.ts';
 import {
   ACCOUNT_STATE_COLUMNS,
   type AccountStateRow,
@@ -23,7 +23,8 @@ import {
   asAccountStateRow,
   walletStateJson,
 } from '../render/account.ts';
-import { addressBookFor, type SqlQuery } from '../render/values.ts';
+import { addressBookFor } from '../render/values.ts';
+import type { SqlQuery } from '../sql-query.ts';
 import { parseWalletState } from '../wallet-state.ts';
 
 /** toncenter answers at most 1000 account rows per request (its query ends with LIMIT 1000). */

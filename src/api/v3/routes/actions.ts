@@ -10,8 +10,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { Queryable, Row } from '../../../db/index.ts';
 import { HttpError } from '../../../http/errors.ts';
+import type { V3RouteGroup } from '../context.ts';
 import { addressParam, boolParam, hashListParam, type Page, pageParams, type Query, Where } from '../params.ts';
-import type { V3RouteGroup } from '../plugin.ts';
 import {
   ACTION_COLUMNS,
   actionAddresses,
@@ -22,7 +22,7 @@ import {
 } from '../render/action.ts';
 import { hasUtime, int32Param, type Window, windowParams } from '../render/filters.ts';
 import { TRANSACTION_COLUMNS } from '../render/transaction.ts';
-import type { SqlQuery } from '../render/values.ts';
+import type { SqlQuery } from '../sql-query.ts';
 import { masterchainBlockExistsQuery } from './blocks.ts';
 import { renderTransactions } from './transactions.ts';
 

@@ -2,11 +2,11 @@
 // statement is built by an exported function returning {sql, params}, so test/api/v3-explain.test.ts can
 // check that an index serves it.
 import { HttpError } from '../../../http/errors.ts';
+import type { V3RouteGroup } from '../context.ts';
 import { hashParam, type Page, pageParams, type Query, Where } from '../params.ts';
-import type { V3RouteGroup } from '../plugin.ts';
 import { BLOCK_COLUMNS, blockJson } from '../render/block.ts';
 import { int32Param, requiredSeqno, shardParam, type Window, windowParams } from '../render/filters.ts';
-import type { SqlQuery } from '../render/values.ts';
+import type { SqlQuery } from '../sql-query.ts';
 
 /** The signed 64-bit masterchain shard id, as blocks.shard stores it. */
 export const MC_SHARD = -(1n << 63n);

@@ -3,8 +3,8 @@
 // (for BoCs too long for a URL). At most 1000 of each; an opcode that is no number is a 422, a body that does not
 // decode is an {"error"} entry in its place, as toncenter answers.
 import type { FastifyRequest } from 'fastify';
+import type { V3RouteGroup } from '../context.ts';
 import { invalid, listParam, type Query } from '../params.ts';
-import type { V3RouteGroup } from '../plugin.ts';
 import { decodeBodyString, decodeOpcodeName } from '../render/decode.ts';
 
 export const DECODE_MAX_ITEMS = 1000;

@@ -1,10 +1,12 @@
 // /dns/records (v3-api.md §3.6): the DNS items whose wallet record points at `wallet`, or the item named exactly
 // `domain`; exactly one of the two. Shortest names first (dns_entries_index_3 for wallet, dns_entries_index_domain
 // for domain), ties by name, then by item address so pages never overlap.
+
+import type { V3RouteGroup } from '../context.ts';
 import { addressParam, invalid, oneParam, type Page, pageParams, type Query, Where } from '../params.ts';
-import type { V3RouteGroup } from '../plugin.ts';
 import { DNS_RECORD_COLUMNS, dnsRecordAddresses, dnsRecordJson } from '../render/dns.ts';
-import { addressBookFor, type SqlQuery } from '../render/values.ts';
+import { addressBookFor } from '../render/values.ts';
+import type { SqlQuery } from '../sql-query.ts';
 
 /** The document's default for this endpoint (100, where the others have 10). */
 const DNS_DEFAULT_LIMIT = 100;

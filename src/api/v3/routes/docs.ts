@@ -1,9 +1,9 @@
 // GET /openapi.json (our OpenAPI document) and /reference, the document rendered to a static page (no script). The
 // interactive explorer at / and /index.html is the HTTP server's (src/http/explorer.ts), over this document.
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { V3RouteGroup } from '../context.ts';
 import { buildOpenApiDocument, type OpenApiDocument } from '../openapi/document.ts';
 import { renderDocsPage } from '../openapi/html.ts';
-import type { V3RouteGroup } from '../plugin.ts';
 
 export const docsRoutes: V3RouteGroup = (app, ctx) => {
   // Built on first use: by then every route group has registered, so the document lists exactly what is served.

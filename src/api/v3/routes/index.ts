@@ -1,5 +1,5 @@
 // Every v3 route group, registered in this order. A group owns one file.
-import type { V3RouteGroup } from '../plugin.ts';
+import type { V3RouteGroup } from '../context.ts';
 import { accountRoutes } from './accounts.ts';
 import { actionRoutes } from './actions.ts';
 import { blockRoutes } from './blocks.ts';

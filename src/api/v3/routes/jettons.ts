@@ -2,8 +2,9 @@
 // jetton tables, then the address book and metadata of the addresses in it. Orderings are toncenter's, each served
 // by an index of v3-api.md §5.3, with a unique tie-breaker last so pages never overlap. Builders are exported for
 // the tests.
+
+import type { V3RouteGroup } from '../context.ts';
 import { addressParam, boolParam, invalid, oneParam, type Page, pageParams, type Query, Where } from '../params.ts';
-import type { V3RouteGroup } from '../plugin.ts';
 import { type Window, windowParams } from '../render/filters.ts';
 import {
   JETTON_BURN_COLUMNS,
@@ -25,7 +26,7 @@ import {
   transferDirection,
   withoutSort,
 } from '../render/token-list.ts';
-import type { SqlQuery } from '../render/values.ts';
+import type { SqlQuery } from '../sql-query.ts';
 
 /** The documented maxima of the address lists (v3-openapi.yaml: 1024 for masters, 1000 elsewhere). */
 const MAX_MASTERS = 1024;

@@ -1,6 +1,8 @@
 // /messages (v3-api.md §3.1): messages de-duplicated by hash (an internal message has an `out` row on its
 // sender's transaction and an `in` row on its receiver's), with the two transaction hashes, the address book
 // and the (still empty) metadata. Builders are exported for test/api/v3-explain.test.ts.
+
+import type { V3RouteGroup } from '../context.ts';
 import {
   boolParam,
   hashListParam,
@@ -13,10 +15,10 @@ import {
   type Query,
   Where,
 } from '../params.ts';
-import type { V3RouteGroup } from '../plugin.ts';
 import { type Direction, directionParam, hasUtime, type Window, windowParams } from '../render/filters.ts';
 import { MESSAGE_COLUMNS, MESSAGE_CONTENT_JOINS, messageJson } from '../render/message.ts';
-import { addressBookFor, type SqlQuery } from '../render/values.ts';
+import { addressBookFor } from '../render/values.ts';
+import type { SqlQuery } from '../sql-query.ts';
 
 export interface MessageFilter {
   msgHashes?: string[];

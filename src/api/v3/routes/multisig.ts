@@ -5,8 +5,8 @@
 import type { Cell } from '@ton/core';
 import type { Row } from '../../../db/index.ts';
 import { cellFromBase64 } from '../../../ton/index.ts';
+import type { V3RouteGroup } from '../context.ts';
 import { addressListParam, boolParam, invalid, type Page, pageParams, type Query, Where } from '../params.ts';
-import type { V3RouteGroup } from '../plugin.ts';
 import {
   MULTISIG_COLUMNS,
   multisigAddresses,
@@ -16,7 +16,8 @@ import {
   orderJson,
 } from '../render/multisig.ts';
 import { actionAddresses, type OrderAction, parseOrderActions } from '../render/order-actions.ts';
-import { addressBookFor, type SqlQuery } from '../render/values.ts';
+import { addressBookFor } from '../render/values.ts';
+import type { SqlQuery } from '../sql-query.ts';
 
 export interface MultisigFilter {
   address: string[];

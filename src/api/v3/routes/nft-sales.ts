@@ -4,9 +4,9 @@
 // answers Telemint items (type teleitem) from telemint_nft_items; we keep no such table, so an item address is
 // answered like any address that is no sale contract: not listed. Builders are exported for the tests.
 import type { Row } from '../../../db/index.ts';
+import type { V3RouteGroup } from '../context.ts';
 import { buildMetadata, metadataSkipped } from '../metadata.ts';
 import { invalid, listParam, parseAddressParam, type Query } from '../params.ts';
-import type { V3RouteGroup } from '../plugin.ts';
 import {
   NFT_AUCTION_COLUMNS,
   NFT_SALE_COLUMNS,
@@ -14,7 +14,8 @@ import {
   nftSaleAddresses,
   nftSaleJson,
 } from '../render/nft-sale.ts';
-import { addressBookFor, type SqlQuery } from '../render/values.ts';
+import { addressBookFor } from '../render/values.ts';
+import type { SqlQuery } from '../sql-query.ts';
 
 /** The one limit toncenter enforces on an address list of v3 (v3-api.md §11.8). */
 export const MAX_SALE_ADDRESSES = 1000;

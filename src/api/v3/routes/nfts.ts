@@ -2,8 +2,9 @@
 // with their collection joined), then the address book and metadata of the addresses in it. Orderings are
 // toncenter's, each served by an index of v3-api.md §5.3, with a unique tie-breaker last. Builders are exported for
 // the tests.
+
+import type { V3RouteGroup } from '../context.ts';
 import { addressParam, boolParam, invalid, listParam, type Page, pageParams, type Query, Where } from '../params.ts';
-import type { V3RouteGroup } from '../plugin.ts';
 import { type Window, windowParams } from '../render/filters.ts';
 import {
   NFT_COLLECTION_COLUMNS,
@@ -24,7 +25,7 @@ import {
   transferDirection,
   withoutSort,
 } from '../render/token-list.ts';
-import type { SqlQuery } from '../render/values.ts';
+import type { SqlQuery } from '../sql-query.ts';
 
 /** The documented maxima of the lists (v3-openapi.yaml: 1024 for collections, 1000 elsewhere). */
 const MAX_COLLECTIONS = 1024;

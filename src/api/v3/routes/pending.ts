@@ -6,8 +6,8 @@
 // each transaction whose inbound message is already in `messages`.
 import type { Queryable, Row } from '../../../db/index.ts';
 import { HttpError } from '../../../http/errors.ts';
+import type { V3Context, V3RouteGroup } from '../context.ts';
 import { addressListParam, addressParam, boolParam, hashListParam, invalid, type Query, Where } from '../params.ts';
-import type { V3Context, V3RouteGroup } from '../plugin.ts';
 import {
   enrichment,
   isStoredPendingAction,
@@ -19,7 +19,7 @@ import {
 } from '../render/action.ts';
 import { landedPlaces, pendingPlaces } from '../render/pending-places.ts';
 import { transactionAddresses } from '../render/trace.ts';
-import type { SqlQuery } from '../render/values.ts';
+import type { SqlQuery } from '../sql-query.ts';
 
 type Json = Record<string, unknown>;
 

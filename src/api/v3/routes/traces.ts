@@ -5,6 +5,7 @@
 import type { FastifyRequest } from 'fastify';
 import { groupBy } from '../../../common/index.ts';
 import type { Row } from '../../../db/index.ts';
+import type { V3Context, V3RouteGroup } from '../context.ts';
 import {
   addressParam,
   boolParam,
@@ -15,12 +16,11 @@ import {
   type Query,
   Where,
 } from '../params.ts';
-import type { V3Context, V3RouteGroup } from '../plugin.ts';
 import { ACTION_COLUMNS, enrichment, supportedTypes } from '../render/action.ts';
 import { hasUtime, int32Param, type Window, windowParams } from '../render/filters.ts';
 import { TRACE_COLUMNS, traceJson, traceTooLarge, transactionAddresses } from '../render/trace.ts';
 import { TRANSACTION_COLUMNS } from '../render/transaction.ts';
-import type { SqlQuery } from '../render/values.ts';
+import type { SqlQuery } from '../sql-query.ts';
 import { renderActionRows } from './actions.ts';
 import { renderTransactions } from './transactions.ts';
 

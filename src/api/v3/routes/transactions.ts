@@ -5,6 +5,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Queryable, Row } from '../../../db/index.ts';
 import { HttpError } from '../../../http/errors.ts';
+import type { V3Context, V3RouteGroup } from '../context.ts';
 import {
   addressListParam,
   hashListParam,
@@ -19,7 +20,6 @@ import {
   required,
   Where,
 } from '../params.ts';
-import type { V3Context, V3RouteGroup } from '../plugin.ts';
 import {
   type Direction,
   directionParam,
@@ -32,7 +32,8 @@ import {
 } from '../render/filters.ts';
 import { MESSAGE_COLUMNS, MESSAGE_CONTENT_JOINS, messageJson } from '../render/message.ts';
 import { accountStatesQuery, TRANSACTION_COLUMNS, transactionJson } from '../render/transaction.ts';
-import { addressBookFor, type SqlQuery } from '../render/values.ts';
+import { addressBookFor } from '../render/values.ts';
+import type { SqlQuery } from '../sql-query.ts';
 import { masterchainBlockExistsQuery } from './blocks.ts';
 
 /** Filters on a transaction's messages (/transactionsByMessage). */

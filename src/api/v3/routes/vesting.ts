@@ -1,9 +1,11 @@
 // /vesting (v3-api.md §3.8): vesting contracts by contract address, or by a wallet that owns one or funded it
 // (and, with check_whitelist, one on its whitelist); exactly one of the two filters. In id order, as toncenter.
+
+import type { V3RouteGroup } from '../context.ts';
 import { addressListParam, boolParam, invalid, type Page, pageParams, type Query, Where } from '../params.ts';
-import type { V3RouteGroup } from '../plugin.ts';
-import { addressBookFor, type SqlQuery } from '../render/values.ts';
+import { addressBookFor } from '../render/values.ts';
 import { VESTING_COLUMNS, vestingJson } from '../render/vesting.ts';
+import type { SqlQuery } from '../sql-query.ts';
 
 export type VestingFilter = { contractAddress: string[] } | { walletAddress: string[]; checkWhitelist: boolean };
 

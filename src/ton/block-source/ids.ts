@@ -1,11 +1,16 @@
-// Block id helpers shared by the sources and the parser.
+// Block id helpers and block file checks shared by the block sources (src/index/source), the shard-block walk
+// (src/index/parse) and the node database reader (src/nodedb).
 import { createHash } from 'node:crypto';
 import type { Cell } from '@ton/core';
 import { IndexError } from '../../common/index.ts';
-import { type BlockIdExt, cellOf, readCellTable } from '../../ton/index.ts';
+import { type BlockIdExt, MASTER_SHARD } from '../block/index.ts';
+import { cellOf, readCellTable } from '../cell/index.ts';
 import type { FetchedBlock } from './types.ts';
 
-export const MC_SHARD = 0x8000000000000000n;
+/** The masterchain's shard id (no prefix bits) as block ids carry it: unsigned 64-bit, ton/block's MASTER_SHARD. */
+export const MC_SHARD = MASTER_SHARD;
+/** The same shard id as a signed 64-bit integer (-2^63), as the database's shard columns hold it. */
+export const MC_SHARD_SIGNED = BigInt.asIntN(64, MC_SHARD);
 
 /** "wc:shardhex:seqno", the key blocks are deduplicated and matched by. */
 export function blockKey(id: { workchain: number; shard: bigint; seqno: number }): string {

@@ -9,8 +9,8 @@
 // does); the shard block's own proof from the masterchain block (shard_proof) is not checked here.
 import { type Account, type Address, beginCell, type Cell, CellType, Dictionary, type StateInit } from '@ton/core';
 import { Functions, type tonNode_blockIdExt } from 'ton-lite-client/dist/schema.js';
-import { CodecError, ProofError } from '../../../common/index.ts';
-import type { LiteMethods } from '../../../lite/index.ts';
+import { CodecError, ProofError } from '../../common/index.ts';
+import type { LiteMethods } from '../../lite/index.ts';
 import {
   extraCurrencyMap,
   isPruned,
@@ -23,8 +23,8 @@ import {
   storeAccountOrNone,
   verifyProofBoc,
   verifyStateProof,
-} from '../../../ton/index.ts';
-import type { V2Context } from '../plugin.ts';
+} from '../../ton/index.ts';
+import type { V2Context } from './context.ts';
 
 /** The masterchain shard as a signed 64-bit decimal. */
 export const MC_SHARD = '-9223372036854775808';

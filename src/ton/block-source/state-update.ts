@@ -5,7 +5,9 @@
 // these states come back with `complete: false`.
 import { beginCell, type Cell, CellType } from '@ton/core';
 import { IndexError } from '../../common/index.ts';
-import { type Block, loadDepthBalanceInfo, loadHmLabel } from '../../ton/index.ts';
+import type { Block } from '../block/index.ts';
+import { loadHmLabel } from '../dict/index.ts';
+import { loadDepthBalanceInfo } from '../state/index.ts';
 import type { AccountStateAfter } from './types.ts';
 
 const SHARD_STATE_TAG = 0x9023afe2;

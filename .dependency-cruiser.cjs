@@ -1,0 +1,72 @@
+// The layers of src/ and workers/ as rules (issue 22; src/README.md draws them). Data flows one way: a layer imports
+// only the layers below it, never one above or beside it, and no module takes part in an import cycle (type-only
+// imports count: a cycle of `import type` lines still ties the modules together for a reader).
+//
+//   cli, workers          the commands and the process entry points (cli starts in-process workers)
+//   api                   v2, v3, pending, streaming: the HTTP APIs
+//   http                  the server platform the APIs stand on (keys, limits, errors, explorers)
+//   devnet | index        a local chain and the indexer, side by side
+//   nodedb                a validator node's database on disk (a block source the index reads, as it reads lite)
+//   devnet/store          the devnet's block store format (the devnet writes it; the index and nodedb read it)
+//   lite                  the liteserver protocol client and server
+//   adnl | db | queue | tvm   transport, storage, jobs, the TVM
+//   ton                   TON's data: cells, blocks, messages, addresses, contracts
+//   common                errors, config, small utilities
+//
+// src/devnet/store is a part of its own below devnet: the devnet's other modules build on it like everyone else.
+/** @type {string[][]} Lowest first; the folders of one row may not import each other. */
+const ROWS = [
+  ['common'],
+  ['ton'],
+  ['adnl', 'db', 'queue', 'tvm'],
+  ['lite'],
+  ['devnet/store'],
+  ['nodedb'],
+  ['devnet', 'index'],
+  ['http'],
+  ['api'],
+  ['cli', 'workers'],
+];
+
+const path = (part) => (part === 'workers' ? '^workers/' : `^src/${part}/`);
+/** A part's own modules, without the parts nested in it that have a row of their own (devnet/store in devnet). */
+const own = (part) => {
+  const nested = ROWS.flat().filter((p) => p.startsWith(`${part}/`));
+  return { path: path(part), ...(nested.length > 0 ? { pathNot: nested.map(path) } : {}) };
+};
+
+const forbidden = [
+  {
+    name: 'no-circular',
+    comment: 'A module that imports itself through others: split out what both sides need.',
+    severity: 'error',
+    from: { path: '^(src|workers)/' },
+    to: { circular: true },
+  },
+];
+ROWS.forEach((row, i) => {
+  for (const part of row) {
+    const above = ROWS.slice(i + 1).flat();
+    const beside = row.filter((p) => p !== part && !(part === 'cli' && p === 'workers'));
+    const targets = [...above, ...beside];
+    if (targets.length === 0) continue;
+    forbidden.push({
+      name: `layer-${part.replace('/', '-')}`,
+      comment: `${part} imports only the rows below it: ${ROWS.slice(0, i).flat().join(', ') || 'nothing'}.`,
+      severity: 'error',
+      from: own(part),
+      // A target's nested part with a lower row of its own (devnet/store inside devnet) stays allowed.
+      to: { path: targets.map(path), pathNot: [part, ...ROWS.slice(0, i).flat()].map(path) },
+    });
+  }
+});
+
+module.exports = {
+  forbidden,
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '\\.test\\.ts$|\\.test-util\\.ts$' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+  },
+};
