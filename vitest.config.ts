@@ -7,6 +7,6 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    reporters: ['default', './test/support/summary-reporter.ts'],
+    reporters: ['default', './test/helpers/summary-reporter.ts'],
   },
 });

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { librariesFrom } from '../src/cli/indexer-setup.ts';
+import { librariesFrom } from '../src/app.ts';
 import { resolveDatabaseConfig } from '../src/common/index.ts';
 import { createDatabase, type Database, migrate } from '../src/db/index.ts';
 import { devnetDnsRoots } from '../src/devnet/activity/index.ts';

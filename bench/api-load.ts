@@ -55,7 +55,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { librariesFrom } from '../src/cli/indexer-setup.ts';
+import { librariesFrom } from '../src/app.ts';
 import type { DatabaseConfig } from '../src/common/index.ts';
 import { createDatabase, type Database, migrate } from '../src/db/index.ts';
 import { CORE_CYCLE, devnetDnsRoots, startActivity } from '../src/devnet/activity/index.ts';

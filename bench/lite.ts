@@ -14,8 +14,8 @@ import {
   type LiteServer,
   type TlObject,
 } from '../src/lite/index.ts';
-import { createTestChain, createTestChainView, loadRealBlock, type RealBlock } from '../test/lite/pool-fixtures.ts';
-import { hasVectors } from '../test/support/vectors.ts';
+import { createTestChain, createTestChainView, loadRealBlock, type RealBlock } from '../test/helpers/lite-pool.ts';
+import { hasVectors } from '../test/helpers/vectors.ts';
 
 const { values } = parseArgs({
   options: {

@@ -43,8 +43,8 @@ import { classifyMcBlock } from '../src/index/actions/index.ts';
 import { createLiteSource, indexMcBlock } from '../src/index/index.ts';
 import { assembleTraces } from '../src/index/traces/index.ts';
 import { createLitePool, type LitePool, loadGlobalConfig } from '../src/lite/index.ts';
-import { startIndexLoop } from '../test/support/index-loop.ts';
-import { openUserWallets, seqnoOf, signedTransfer, waitSeqnoPast } from '../test/support/user-wallets.ts';
+import { startIndexLoop } from '../test/helpers/index-loop.ts';
+import { openUserWallets, seqnoOf, signedTransfer, waitSeqnoPast } from '../test/helpers/user-wallets.ts';
 import { createScratchPostgres } from './support/postgres-scratch.ts';
 
 const { values } = parseArgs({

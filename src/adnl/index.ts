@@ -29,6 +29,6 @@ export {
   TL_TCP_PONG,
 } from './messages.ts';
 export { AdnlServer, type AdnlServerOptions } from './server.ts';
-export type { AdnlLog, AdnlQueryContext, AdnlQueryHandler, AdnlServerStats } from './server-connection.ts';
+export type { AdnlQueryContext, AdnlQueryHandler, AdnlServerStats } from './server-connection.ts';
 export { encodeTlBytes, readInt256, readTlBytes, tlBytesSize, tlId } from './tl.ts';
 export { ed25519PublicToX25519, ed25519SeedToX25519, x25519PrivateKey, x25519SharedSecret } from './x25519.ts';

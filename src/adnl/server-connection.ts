@@ -5,6 +5,7 @@
 import { type Cipher, createPublicKey, randomBytes, verify } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { AdnlError } from '../common/index.ts';
+import type { Log } from '../common/logger.ts';
 import { createFrameDecoder, encodeFrame, type FrameDecoder, MIN_PACKET_LEN } from './frame.ts';
 import { acceptHandshake, HANDSHAKE_BYTES, type ServerKey } from './handshake.ts';
 import { decodeAdnlMessage, encodeAdnlMessage, TCP_PING_BYTES, TL_TCP_PING } from './messages.ts';
@@ -12,8 +13,6 @@ import { tlBytesSize } from './tl.ts';
 
 // SubjectPublicKeyInfo DER of an Ed25519 key (RFC 8410) before its raw 32 bytes.
 const SPKI_ED25519_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
-
-export type AdnlLog = (level: 'debug' | 'info' | 'warn', msg: string, fields?: Record<string, unknown>) => void;
 
 export interface AdnlQueryContext {
   connectionId: number;
@@ -62,7 +61,7 @@ export interface ConnectionDeps {
   onQuery: AdnlQueryHandler;
   limits: ConnectionLimits;
   stats: AdnlServerStats;
-  log: AdnlLog;
+  log: Log<'debug' | 'info' | 'warn'>;
   onClosed: (conn: ServerConnection) => void;
 }
 

@@ -3,11 +3,11 @@
 // anything unsolicited).
 import { createServer, type Server, type Socket } from 'node:net';
 import { AdnlError } from '../common/index.ts';
+import type { Log } from '../common/logger.ts';
 import { DEFAULT_MAX_PACKET_BYTES } from './frame.ts';
 import { indexServerKeys, type ServerKey } from './handshake.ts';
 import type { Ed25519KeyPair } from './keys.ts';
 import {
-  type AdnlLog,
   type AdnlQueryHandler,
   type AdnlServerStats,
   type ConnectionLimits,
@@ -32,7 +32,7 @@ export interface AdnlServerOptions {
   maxSendQueueBytes?: number;
   /** Stop reading from a connection while this many of its queries are being answered (default 1024). */
   maxQueriesInFlight?: number;
-  log?: AdnlLog;
+  log?: Log<'debug' | 'info' | 'warn'>;
 }
 
 export class AdnlServer {
@@ -43,7 +43,7 @@ export class AdnlServer {
   #maxConnections: number;
   #host: string;
   #port: number;
-  #log: AdnlLog;
+  #log: Log<'debug' | 'info' | 'warn'>;
   #connections = new Set<ServerConnection>();
   #nextId = 1;
   #listening = false;

@@ -1,7 +1,7 @@
 // Reads a BoC given on the command line: a file (binary BoC, or base64/hex text) or the text itself.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { type Cell, Cell as CellClass } from '@ton/core';
-import { UsageError } from './command.ts';
+import { UsageError } from '../common/options.ts';
 
 const BOC_MAGICS = ['b5ee9c72', '68ff65f3', 'acc3a728'];
 const MAX_INPUT = 64 * 1024 * 1024;

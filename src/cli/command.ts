@@ -1,6 +1,7 @@
 // A small command tree over node:util parseArgs: every command and subcommand gets `--help`,
 // usage errors print one line and exit 2, and no stack trace ever reaches the user.
 import { parseArgs } from 'node:util';
+import { UsageError } from '../common/options.ts';
 
 export interface OptionSpec {
   type: 'string' | 'boolean';
@@ -37,20 +38,6 @@ export interface RunContext {
   positionals: string[];
   out: (line: string) => void;
   err: (line: string) => void;
-}
-
-/** Thrown for bad input: the message is printed on one line and the process exits with 2. */
-export class UsageError extends Error {}
-
-/** The integer value of option `--name` in min..max (decimal digits only); undefined when not given. */
-export function intOption(values: Record<string, unknown>, name: string, min: number, max: number): number | undefined {
-  const v = values[name];
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (typeof v !== 'string' || !/^\d+$/.test(v) || n < min || n > max) {
-    throw new UsageError(`--${name} must be an integer in ${min}..${max}; got '${String(v)}'`);
-  }
-  return n;
 }
 
 export interface Io {

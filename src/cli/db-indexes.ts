@@ -1,12 +1,13 @@
 // `tongate db indexes [--restore]`: what a bulk backfill (`tongate walk backfill --bulk`) left dropped, and building
 // it back without loading anything (src/index/plan/bulk.ts). Made by a factory taking db.ts's database options so
 // the two files do not import each other. Exit codes as `db migrate`: 0, 1 failed, 2 usage, 75 retryable.
+
+import { EXIT_RETRYABLE } from '../common/exit-codes.ts';
 import { ConfigError, isTongateError, resolveDatabaseConfig } from '../common/index.ts';
+import { UsageError } from '../common/options.ts';
 import { createDatabase, type Database, describeDatabase } from '../db/index.ts';
 import { pendingBulkIndexes, restoreSecondaryIndexes } from '../index/plan/bulk.ts';
-import { type Command, type OptionSpec, UsageError } from './command.ts';
-
-const EXIT_RETRYABLE = 75;
+import type { Command, OptionSpec } from './command.ts';
 
 export function dbIndexesCommand(databaseOptions: Record<string, OptionSpec>): Command {
   return {

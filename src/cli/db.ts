@@ -2,6 +2,8 @@
 // Exit codes (style guide §6.5): 0 applied or up to date, 1 a non-retryable failure (changed migration,
 // failing SQL, refused login), 2 bad usage or configuration (a URL that is not postgres://), 75 a
 // retryable failure (server unreachable, connection lost) so a supervisor tries again.
+
+import { EXIT_RETRYABLE } from '../common/exit-codes.ts';
 import {
   ConfigError,
   DEFAULT_DATA_DIR,
@@ -10,11 +12,10 @@ import {
   isTongateError,
   resolveDatabaseConfig,
 } from '../common/index.ts';
+import { UsageError } from '../common/options.ts';
 import { createDatabase, type Database, describeDatabase, migrate } from '../db/index.ts';
-import { type Command, type OptionSpec, UsageError } from './command.ts';
+import type { Command, OptionSpec } from './command.ts';
 import { dbIndexesCommand } from './db-indexes.ts';
-
-const EXIT_RETRYABLE = 75;
 
 export const databaseOptions: Record<string, OptionSpec> = {
   'database-url': {

@@ -1,6 +1,7 @@
 // `tongate decode`: raw chain data (a BoC) to readable JSON, for operators and analysts.
 import { createHash } from 'node:crypto';
 import { type Cell, CellType, loadAccount } from '@ton/core';
+import { UsageError } from '../common/options.ts';
 import {
   blockId,
   listBlockTransactions,
@@ -12,7 +13,7 @@ import {
   transactionView,
 } from '../ton/index.ts';
 import { parseBocArgument, readBocArgument } from './boc-input.ts';
-import { type Command, UsageError } from './command.ts';
+import type { Command } from './command.ts';
 import { toJsonText } from './json.ts';
 
 const KINDS = ['block', 'tx', 'account', 'message', 'state'] as const;

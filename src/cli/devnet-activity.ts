@@ -3,15 +3,15 @@
 // collection with their life cycles. Runs until SIGINT/SIGTERM or --steps.
 
 import { join } from 'node:path';
+import { EXIT_FAILED, EXIT_RETRYABLE } from '../common/exit-codes.ts';
 import { ENV_DATA_DIR, isTongateError, resolveDataDir } from '../common/index.ts';
+import { intOption, UsageError } from '../common/options.ts';
 import { startActivity } from '../devnet/activity/index.ts';
 import { createLitePool, type GlobalConfig, loadGlobalConfig } from '../lite/index.ts';
-import { type Command, intOption, UsageError } from './command.ts';
+import type { Command } from './command.ts';
 import { lineLog } from './line-log.ts';
 
-const EXIT_FAILED = 1;
 /** The node is not up (yet): worth retrying (style guide §6.5). */
-const EXIT_RETRY = 75;
 
 export const activityCommand: Command = {
   name: 'activity',
@@ -48,9 +48,9 @@ export const activityCommand: Command = {
   },
   async run({ values, positionals, out, err }) {
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-    const steps = intOption(values, 'steps', 1, 1_000_000_000);
-    const intervalMs = intOption(values, 'interval', 0, 86_400_000) ?? 1000;
-    const stepTimeoutS = intOption(values, 'step-timeout', 1, 3600) ?? 60;
+    const steps = intOption(values, 'steps', { min: 1, max: 1_000_000_000, interval: true });
+    const intervalMs = intOption(values, 'interval', { min: 0, max: 86_400_000, interval: true }) ?? 1000;
+    const stepTimeoutS = intOption(values, 'step-timeout', { min: 1, max: 3600, interval: true }) ?? 60;
     const seed = values.seed as string;
     if (seed === '') throw new UsageError('--seed must not be empty');
     const devnetDir = join(
@@ -78,7 +78,7 @@ export const activityCommand: Command = {
         err(
           `tongate devnet activity: the node at ${server.host}:${server.port} is not running (no liteserver answered within 5 s)`,
         );
-        return EXIT_RETRY;
+        return EXIT_RETRYABLE;
       }
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);

@@ -1,7 +1,10 @@
 // `tongate devnet export-node-db`: writes the devnet as a TON node's on-disk tree (archive packs and indexes,
 // global index, state db, celldb), which `tongate walk|work --node-db` then read as they would a real node's.
 import { join } from 'node:path';
+import { EXIT_FAILED, EXIT_USAGE } from '../common/exit-codes.ts';
 import { ENV_DATA_DIR, resolveDataDir } from '../common/index.ts';
+import { intOption, UsageError } from '../common/options.ts';
+import { onShutdownSignal } from '../common/shutdown.ts';
 import {
   ARCHIVE_GENERATIONS,
   EXPORT_MARKER_FILE,
@@ -10,12 +13,9 @@ import {
   MAX_SPLIT_DEPTH,
 } from '../nodedb/export-devnet.ts';
 import type { ArchiveGeneration } from '../nodedb/layout.ts';
-import { type Command, intOption, UsageError } from './command.ts';
-import { createLog, onShutdownSignal } from './indexer-setup.ts';
+import type { Command } from './command.ts';
+import { createLog } from './log.ts';
 import { createProgressView } from './progress.ts';
-
-const EXIT_FAILED = 1;
-const EXIT_USAGE = 2;
 
 export const exportNodeDbCommand: Command = {
   name: 'export-node-db',
@@ -65,12 +65,12 @@ export const exportNodeDbCommand: Command = {
     if (generation !== undefined && !(ARCHIVE_GENERATIONS as readonly string[]).includes(generation)) {
       throw new UsageError(`--generation must be one of ${ARCHIVE_GENERATIONS.join(', ')}; got '${generation}'`);
     }
-    const splitDepth = intOption(values, 'split-depth', 0, MAX_SPLIT_DEPTH);
+    const splitDepth = intOption(values, 'split-depth', { min: 0, max: MAX_SPLIT_DEPTH, interval: true });
     if (splitDepth !== undefined && splitDepth > 0 && (generation === 'unsliced' || generation === 'sliced')) {
       throw new UsageError(`--split-depth applies to the shard-split generations only, not '${generation}'`);
     }
-    const from = intOption(values, 'from', 1, 0xffffffff);
-    const to = intOption(values, 'to', 1, 0xffffffff);
+    const from = intOption(values, 'from', { min: 1, max: 0xffffffff, interval: true });
+    const to = intOption(values, 'to', { min: 1, max: 0xffffffff, interval: true });
     if (from !== undefined && to !== undefined && to < from) {
       throw new UsageError(`--to (${to}) is below --from (${from})`);
     }

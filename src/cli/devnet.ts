@@ -5,7 +5,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Address, fromNano, toNano } from '@ton/core';
+import { EXIT_FAILED, EXIT_RETRYABLE, EXIT_USAGE } from '../common/exit-codes.ts';
 import { ENV_DATA_DIR, isTongateError, resolveDataDir } from '../common/index.ts';
+import { intOption, UsageError } from '../common/options.ts';
 import { startActivity } from '../devnet/activity/index.ts';
 import {
   DEVNET_USER_WALLETS_PER_VERSION,
@@ -25,16 +27,13 @@ import {
   type WalletsFileEntry,
 } from '../devnet/node/index.ts';
 import { createLitePool, type GlobalConfig, parseGlobalConfig } from '../lite/index.ts';
-import { type Command, intOption, UsageError } from './command.ts';
+import type { Command } from './command.ts';
 import { activityCommand } from './devnet-activity.ts';
 import { exportNodeDbCommand } from './devnet-export.ts';
 import { lineLog } from './line-log.ts';
 import { checkPorts } from './ports.ts';
 
 /** Exit codes (style guide §6.5): 1 a failure, 75 a failure worth retrying later (e.g. the node is not up yet). */
-const EXIT_FAILED = 1;
-const EXIT_USAGE = 2;
-const EXIT_RETRY = 75;
 
 function dataDirOf(values: Record<string, unknown>): string {
   return resolveDataDir({ flags: { data: values.data as string | undefined }, env: process.env });
@@ -92,7 +91,7 @@ export const faucetCommand: Command = {
     if (from !== undefined && !(DEVNET_WALLET_VERSIONS as readonly string[]).includes(from)) {
       throw new UsageError(`--from must be one of ${DEVNET_WALLET_VERSIONS.join(', ')}; got '${from}'`);
     }
-    const timeoutS = intOption(values, 'timeout', 1, 3600) ?? 60;
+    const timeoutS = intOption(values, 'timeout', { min: 1, max: 3600, interval: true }) ?? 60;
     const devnetDir = join(dataDirOf(values), 'devnet');
     const configSource = (values.config as string | undefined) ?? join(devnetDir, GLOBAL_CONFIG_FILE);
 
@@ -118,7 +117,7 @@ export const faucetCommand: Command = {
         err(
           `tongate devnet faucet: the devnet node at ${server.host}:${server.port} is not running (no liteserver answered within 5 s)`,
         );
-        return EXIT_RETRY;
+        return EXIT_RETRYABLE;
       }
       const r = await runFaucet({
         pool,
@@ -137,7 +136,7 @@ export const faucetCommand: Command = {
       return 0;
     } catch (e) {
       err(`tongate devnet faucet: ${(e as Error).message}`);
-      return isTongateError(e) && e.retryable ? EXIT_RETRY : EXIT_FAILED;
+      return isTongateError(e) && e.retryable ? EXIT_RETRYABLE : EXIT_FAILED;
     } finally {
       await pool.close();
     }
@@ -197,11 +196,11 @@ export const devnetCommand: Command = {
   },
   subcommands: [faucetCommand, activityCommand, exportNodeDbCommand],
   async run({ values, out, err }) {
-    const shards = intOption(values, 'shards', 1, MAX_DEVNET_SHARDS);
-    const blockIntervalMs = intOption(values, 'block-interval', 0, 3_600_000);
-    const shardLeadMs = intOption(values, 'shard-lead', 0, 60_000);
-    const litePort = intOption(values, 'lite-port', 0, 65535);
-    const httpPort = intOption(values, 'http-port', 0, 65535);
+    const shards = intOption(values, 'shards', { min: 1, max: MAX_DEVNET_SHARDS, interval: true });
+    const blockIntervalMs = intOption(values, 'block-interval', { min: 0, max: 3_600_000, interval: true });
+    const shardLeadMs = intOption(values, 'shard-lead', { min: 0, max: 60_000, interval: true });
+    const litePort = intOption(values, 'lite-port', { min: 0, max: 65535, interval: true });
+    const httpPort = intOption(values, 'http-port', { min: 0, max: 65535, interval: true });
     const host = values.host as string;
     if (!/^\d{1,3}(\.\d{1,3}){3}$/.test(host)) throw new UsageError(`--host must be an IPv4 address; got '${host}'`);
     // Before the genesis or anything in --data: a port in use is bad usage (exit 2), said at once.
@@ -241,7 +240,7 @@ export const devnetCommand: Command = {
         return EXIT_USAGE;
       }
       err(`tongate devnet: failed to start: ${(e as Error).message}`);
-      return isTongateError(e) && e.retryable ? EXIT_RETRY : EXIT_FAILED;
+      return isTongateError(e) && e.retryable ? EXIT_RETRYABLE : EXIT_FAILED;
     }
     out(`devnet running: masterchain block ${info.head.seqno}, ${info.shardLayout.length} basechain shards`);
     out(`  liteserver   ${info.host}:${info.litePort}  key ${info.liteServerPublicKey.toString('base64')}`);

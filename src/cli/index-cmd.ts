@@ -1,7 +1,12 @@
 // `tongate index rederive`: recompute the contract tables from stored rows (src/index/contracts/rederive.ts), so
 // a decoder fix never needs the chain again. Exit codes: 0 done, 1 failed, 2 bad usage, 75 retryable (database
 // unreachable: run it again, finished batches stay done).
+
+import { librariesFrom } from '../app.ts';
+import { EXIT_RETRYABLE, firstLine } from '../common/exit-codes.ts';
 import { isTongateError, resolveDatabaseConfig } from '../common/index.ts';
+import { intOption, str, UsageError } from '../common/options.ts';
+import { onShutdownSignal } from '../common/shutdown.ts';
 import { createDatabase, type Database, describeDatabase, migrate } from '../db/index.ts';
 import { classifyTraceFiles } from '../index/actions/classify-trace.ts';
 import { type ClassifyResult, reclassifyRange } from '../index/actions/index.ts';
@@ -10,18 +15,10 @@ import { FAMILIES, type Family, rederive } from '../index/contracts/rederive.ts'
 import { fetchOffchainMetadata, startMetadataLoop } from '../index/metadata/index.ts';
 import { type RebuildResult, rebuildTraces, traceAssemblyState } from '../index/traces/index.ts';
 import { createLitePool, loadGlobalConfig } from '../lite/index.ts';
-import { type Command, UsageError } from './command.ts';
+import type { Command } from './command.ts';
 import { databaseOptions } from './db.ts';
-import {
-  createLog,
-  decoderConfig,
-  EXIT_RETRYABLE,
-  firstLine,
-  intOption,
-  librariesFrom,
-  onShutdownSignal,
-  str,
-} from './indexer-setup.ts';
+import { decoderConfig } from './indexer-options.ts';
+import { createLog } from './log.ts';
 
 /**
  * The derived families: the contract decoders' tables, `actions` (the classifier over assembled traces) and

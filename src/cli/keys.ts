@@ -1,6 +1,8 @@
 // `tongate keys create|list|revoke`: API keys for /api/v2 and /api/v3. A key is printed once, by create; the
 // database keeps only its SHA-256 and a short prefix, so neither `list` nor a dump can show it again.
 // Exit codes as `tongate db migrate`: 0 done, 1 failed, 2 bad usage or configuration, 75 database unreachable.
+
+import { EXIT_RETRYABLE } from '../common/exit-codes.ts';
 import {
   ConfigError,
   ENV_DATABASE_URL,
@@ -8,12 +10,12 @@ import {
   resolveDatabaseConfig,
   type TongateError,
 } from '../common/index.ts';
+import { intOption, UsageError } from '../common/options.ts';
 import { createDatabase, type Database } from '../db/index.ts';
 import { type ApiKeyRow, createApiKeyStore } from '../http/api-keys.ts';
-import { type Command, intOption, type RunContext, UsageError } from './command.ts';
+import type { Command, RunContext } from './command.ts';
 import { databaseOptions } from './db.ts';
 
-const EXIT_RETRYABLE = 75;
 const MAX_RPS = 1_000_000;
 
 /** Opens the database the flags name, runs `fn` with the key store, maps failures to exit codes. */
@@ -67,7 +69,7 @@ const createCommand: Command = {
     const [name, extra] = ctx.positionals;
     if (name === undefined || name.trim() === '') throw new UsageError('expected the key name');
     if (extra !== undefined) throw new UsageError(`unexpected argument '${extra}'`);
-    const rps = intOption(ctx.values, 'rps', 1, MAX_RPS) ?? null;
+    const rps = intOption(ctx.values, 'rps', { min: 1, max: MAX_RPS, interval: true }) ?? null;
     return withKeys(ctx, 'create', async (store) => {
       const { key, info } = await store.create(name.trim(), rps);
       ctx.out(key);

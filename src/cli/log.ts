@@ -3,11 +3,7 @@
 // The terminal form is a few lines here rather than pino-pretty: it keeps the CLI's start-up and dependencies small,
 // and it is the line format the commands already printed for people.
 import pino, { type DestinationStream, type Logger } from 'pino';
-
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
-
-/** The commands' logging call: a level, a message that says what happened once, and its fields. */
-export type Log = (level: LogLevel, msg: string, fields?: Record<string, unknown>) => void;
+import type { Log, LogLevel } from '../common/logger.ts';
 
 export interface CliLoggerOptions {
   level: LogLevel | 'silent';
@@ -79,4 +75,9 @@ export function logTo(logger: Logger): Log {
     }
     logger[level](clean, msg);
   };
+}
+
+/** The commands' log: JSON lines on the error stream, readable lines on a terminal. */
+export function createLog(write: (line: string) => void, minLevel: 'debug' | 'info' = 'info'): Log {
+  return logTo(cliLogger({ level: minLevel, write }));
 }

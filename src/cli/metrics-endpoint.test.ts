@@ -1,8 +1,8 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type HealthSource, serveMetrics } from '../app.ts';
 import { createMetricsRegistry } from '../common/index.ts';
-import { type HealthSource, serveMetrics } from './metrics-endpoint.ts';
 
 const servers: Server[] = [];
 afterEach(async () => {

@@ -2,7 +2,7 @@
 // said at once in one line naming the port and the option that moves it (exit 2), instead of after a genesis, a
 // database migration and a start-up that then runs on without the part that could not listen.
 import { createServer } from 'node:net';
-import { UsageError } from './command.ts';
+import { UsageError } from '../common/options.ts';
 
 export interface PortToBind {
   /** 0 = any free port: nothing to check. */

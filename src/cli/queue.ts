@@ -2,11 +2,14 @@
 // `walk` plans onto and `work` processes: counts by state, the oldest waiting job, failed jobs grouped by
 // reason; failed jobs back to waiting with fresh attempts; everything not running removed (with --yes).
 // Exit codes as the other commands: 0 done, 1 failed, 2 bad usage or configuration, 75 Redis unreachable.
+
+import { exitCodeFor, firstLine } from '../common/exit-codes.ts';
 import { ENV_REDIS_URL, resolveQueueConfig } from '../common/index.ts';
+import { intOption, str, UsageError, type Values } from '../common/options.ts';
 import { CLASSIFY_MC_BLOCK, INDEX_MC_BLOCK } from '../index/plan/index.ts';
 import { createQueue, openQueueAdmin, type QueueAdmin, type QueueSummary } from '../queue/index.ts';
-import { type Command, intOption, type OptionSpec, type RunContext, UsageError } from './command.ts';
-import { exitCodeFor, firstLine, queueOptions, str, type Values } from './indexer-setup.ts';
+import type { Command, OptionSpec, RunContext } from './command.ts';
+import { queueOptions } from './indexer-options.ts';
 
 /** The queues tongate itself uses, shown even while empty. */
 const KNOWN = [INDEX_MC_BLOCK, CLASSIFY_MC_BLOCK];
@@ -110,7 +113,7 @@ const statusCommand: Command = {
     json: { type: 'boolean', description: 'print one JSON document instead of lines' },
   },
   async run(ctx) {
-    const limit = intOption(ctx.values, 'limit', 0, 1000) ?? 10;
+    const limit = intOption(ctx.values, 'limit', { min: 0, max: 1000, interval: true }) ?? 10;
     return withAdmin(ctx, 'status', async (admin, names) => {
       const queues = [];
       for (const name of names) {

@@ -3,24 +3,18 @@
 // process can scale apart from the indexer. `tongate up` starts the same server next to a devnet.
 
 import type { Logger } from 'pino';
-import { type ApiServer, buildApiServer } from '../api/build.ts';
-import { ENV_STREAM_CHANNEL } from '../api/streaming/bus.ts';
-import {
-  ConfigError,
-  createMetricsRegistry,
-  ENV_REDIS_URL,
-  type Registry,
-  resolveDatabaseConfig,
-} from '../common/index.ts';
+import type { ApiServer } from '../api/build.ts';
+import { type ApiSettings, startApiServer } from '../app.ts';
+import { exitCodeFor, firstLine } from '../common/exit-codes.ts';
+import { type Registry, resolveDatabaseConfig } from '../common/index.ts';
+import { intOption, str, UsageError, type Values } from '../common/options.ts';
+import { onShutdownSignal } from '../common/shutdown.ts';
 import { createDatabase, type Database, describeDatabase, migrate } from '../db/index.ts';
 import { REDIS_LOSS_MODES, type RedisLossMode } from '../http/rate-limit.ts';
-import type { HealthReport } from '../http/server.ts';
-import { pipelineHealth, pipelineStalled, registerPipelineGauges } from '../index/health.ts';
 import { createLitePool, type LitePool, loadGlobalConfig } from '../lite/index.ts';
-import { type Command, type OptionSpec, UsageError } from './command.ts';
+import type { Command, OptionSpec } from './command.ts';
 import { databaseOptions } from './db.ts';
-import { createLog, exitCodeFor, firstLine, intOption, onShutdownSignal, str, type Values } from './indexer-setup.ts';
-import { cliLogger } from './log.ts';
+import { cliLogger, createLog } from './log.ts';
 import { checkPorts, type PortToBind } from './ports.ts';
 
 export const DEFAULT_PORT = 8080;
@@ -89,14 +83,7 @@ export function redisLossMode(values: Values): RedisLossMode {
 }
 
 /** The API server's settings from its options, validated (bad usage throws before anything starts). */
-export function apiSettings(values: Values): {
-  listen: { port: number; host: string };
-  profile: 'open' | 'managed';
-  rateLimitOnRedisLoss: RedisLossMode;
-  v3KeylessRps?: number;
-  tvmThreads?: number;
-  tvmQueue?: number;
-} {
+export function apiSettings(values: Values): ApiSettings {
   return {
     listen: listenAddress(values),
     profile: accessProfile(values),
@@ -104,6 +91,7 @@ export function apiSettings(values: Values): {
     v3KeylessRps: intOption(values, 'v3-keyless-rps', { min: 1 }),
     tvmThreads: intOption(values, 'tvm-threads', { min: 1, max: 64 }),
     tvmQueue: intOption(values, 'tvm-queue', { min: 0, max: 100_000 }),
+    testnet: values.testnet === true,
   };
 }
 
@@ -118,89 +106,16 @@ export function apiLogger(verbose: boolean): Logger {
   return cliLogger({ level: verbose ? 'info' : 'warn' });
 }
 
-/**
- * Index head and lags (behind the chain, trace assembly, classification) and liteserver state for /healthz;
- * ok=false when nothing can be served, or when trace assembly waits on a masterchain block that is not indexed
- * (src/index/health.ts: past a grace period for blocks in flight).
- */
-export function healthOf(parts: {
-  db?: Database;
-  pool?: LitePool;
-  /** Seconds a hole may hold up assembly before ok=false (default ASSEMBLY_STALL_GRACE_SECONDS). */
-  assemblyGraceSeconds?: number;
-}): () => Promise<HealthReport> {
-  return async () => {
-    const report: HealthReport = { ok: true };
-    let head: number | null = null;
-    if (parts.pool) {
-      const servers = parts.pool.health();
-      head = parts.pool.headSeqno();
-      report.lite = {
-        head_mc_seqno: head,
-        servers_in_rotation: servers.filter((s) => s.inRotation).length,
-        servers: servers.length,
-      };
-      if (!servers.some((s) => s.inRotation)) report.ok = false;
-    }
-    if (parts.db) {
-      const p = await pipelineHealth(parts.db, { graceSeconds: parts.assemblyGraceSeconds });
-      const { first_mc_seqno, indexed_mc_seqno, ...rest } = p;
-      report.index = {
-        first_mc_seqno,
-        indexed_mc_seqno,
-        ...(parts.pool
-          ? { lag_blocks: indexed_mc_seqno !== null && head !== null ? Math.max(0, head - indexed_mc_seqno) : null }
-          : {}),
-        ...rest,
-      };
-      if (pipelineStalled(p)) report.ok = false;
-    }
-    return report;
-  };
-}
-
-export async function startApi(opts: {
+/** Starts the API server (src/app.ts) with the settings of its options. */
+export function startApi(opts: {
   values: Values;
   db?: Database;
   pool?: LitePool;
   metrics?: Registry;
   logger: Logger;
 }): Promise<{ api: ApiServer; url: string }> {
-  const settings = apiSettings(opts.values);
-  const { port, host } = settings.listen;
-  const { v3KeylessRps, tvmThreads, tvmQueue } = settings;
-  const metrics = opts.metrics ?? createMetricsRegistry();
-  if (opts.db) registerPipelineGauges(metrics, opts.db);
-  const api = await buildApiServer({
-    tvmThreads,
-    tvmQueue,
-    db: opts.db,
-    lite: opts.pool,
-    profile: settings.profile,
-    v3KeylessRps,
-    testnet: opts.values.testnet === true,
-    redisUrl: process.env[ENV_REDIS_URL] || undefined,
-    rateLimitOnRedisLoss: settings.rateLimitOnRedisLoss,
-    // Processes on one Redis share the streaming feed's channel; TONGATE_STREAM_CHANNEL sets another (tests).
-    streaming: process.env[ENV_STREAM_CHANNEL] ? { channel: process.env[ENV_STREAM_CHANNEL] } : undefined,
-    logger: opts.logger,
-    metrics,
-    health: healthOf({ db: opts.db, pool: opts.pool }),
-  });
-  try {
-    await api.app.listen({ port, host });
-  } catch (e) {
-    await api.close();
-    const code = (e as { code?: string }).code;
-    throw new ConfigError(
-      code === 'EADDRINUSE'
-        ? `port ${port} on ${host} is already in use; pick another with --port or PORT`
-        : firstLine(e),
-    );
-  }
-  const addr = api.app.server.address();
-  const bound = typeof addr === 'object' && addr ? addr.port : port;
-  return { api, url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}` };
+  const { values, ...parts } = opts;
+  return startApiServer({ settings: apiSettings(values), ...parts });
 }
 
 export const serveCommand: Command = {

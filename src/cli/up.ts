@@ -5,6 +5,8 @@
 
 import { startIndexWorker } from '../../workers/index-mc-block.ts';
 import type { ApiServer } from '../api/build.ts';
+import { librariesFrom } from '../app.ts';
+import { exitCodeFor, firstLine } from '../common/exit-codes.ts';
 import {
   createMetricsRegistry,
   ENV_DATA_DIR,
@@ -12,6 +14,8 @@ import {
   resolveDataDir,
   resolveQueueConfig,
 } from '../common/index.ts';
+import { intOption, str, UsageError } from '../common/options.ts';
+import { onShutdownSignal } from '../common/shutdown.ts';
 import { createDatabase, type Database, describeDatabase, migrate } from '../db/index.ts';
 import { devnetDnsRoots, startActivity } from '../devnet/activity/index.ts';
 import { DEVNET_USER_WALLETS_PER_VERSION } from '../devnet/genesis/index.ts';
@@ -22,8 +26,8 @@ import { checkpointBounds } from '../index/plan/checkpoints.ts';
 import { runTail } from '../index/plan/index.ts';
 import { createLitePool, type LitePool, loadGlobalConfig } from '../lite/index.ts';
 import { createQueue, type JobQueue, type Processor } from '../queue/index.ts';
-import { type Command, UsageError } from './command.ts';
-import { createLog, exitCodeFor, firstLine, intOption, librariesFrom, onShutdownSignal, str } from './indexer-setup.ts';
+import type { Command } from './command.ts';
+import { createLog } from './log.ts';
 import { checkPorts } from './ports.ts';
 import { accessOptions, apiLogger, apiPort, apiSettings, listenOptions, startApi } from './serve.ts';
 

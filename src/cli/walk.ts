@@ -2,7 +2,12 @@
 // Without REDIS_URL the queue is in-process and this process also runs the processor (embedded mode);
 // with it, `tongate work` processes (any number, anywhere) do the work, or --work here as well.
 
+import { defaultConcurrency, type Indexer, openIndexer, startProcessor } from '../app.ts';
+import { EXIT_FAILED, EXIT_RETRYABLE, exitCodeFor, firstLine } from '../common/exit-codes.ts';
 import { ConfigError, type DatabaseConfig, isTongateError, resolveDatabaseConfig } from '../common/index.ts';
+import type { Log } from '../common/logger.ts';
+import { intOption, str, UsageError, type Values } from '../common/options.ts';
+import { onShutdownSignal } from '../common/shutdown.ts';
 import { classifyMcBlock } from '../index/actions/index.ts';
 import {
   bulkBackfill,
@@ -19,24 +24,9 @@ import {
 } from '../index/plan/index.ts';
 import { assembleTraces } from '../index/traces/index.ts';
 import type { Processor } from '../queue/index.ts';
-import { type Command, type OptionSpec, UsageError } from './command.ts';
-import {
-  createLog,
-  defaultConcurrency,
-  EXIT_FAILED,
-  EXIT_RETRYABLE,
-  exitCodeFor,
-  firstLine,
-  type Indexer,
-  indexerOptions,
-  intOption,
-  type Log,
-  onShutdownSignal,
-  openIndexer,
-  startProcessor,
-  str,
-  type Values,
-} from './indexer-setup.ts';
+import type { Command, OptionSpec } from './command.ts';
+import { indexerOptions, indexerSettings } from './indexer-options.ts';
+import { createLog } from './log.ts';
 import { createProgressView } from './progress.ts';
 import { checkQueueReachable } from './queue.ts'; // issue 24
 
@@ -86,7 +76,7 @@ async function withIndexer(
   const shutdown = onShutdownSignal(log);
   try {
     await checkQueueReachable(values); // issue 24: Redis unreachable at start, one line and exit 75 within seconds
-    ix = await openIndexer(values, log, { applicationName: 'tongate-walk', ...opts });
+    ix = await openIndexer(indexerSettings(values, log, { applicationName: 'tongate-walk', ...opts }), log);
     log('info', 'Opened indexer', { ...ix.describe });
     if (ix.queueConfig.kind === 'local' || values.work === true) {
       processor = startProcessor(ix, log, concurrencyFlag ?? defaultConcurrency(ix), 'debug');

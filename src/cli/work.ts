@@ -1,19 +1,13 @@
 // `tongate work`: process index-mc-block jobs from the shared BullMQ queue until SIGINT/SIGTERM. Run as many
 // as you like on any machines; the same processor (workers/index-mc-block.ts) runs in embedded `walk`.
-import { type Command, UsageError } from './command.ts';
-import {
-  createLog,
-  defaultConcurrency,
-  EXIT_RETRYABLE,
-  exitCodeFor,
-  firstLine,
-  type Indexer,
-  indexerOptions,
-  intOption,
-  onShutdownSignal,
-  openIndexer,
-  startProcessor,
-} from './indexer-setup.ts';
+
+import { defaultConcurrency, type Indexer, openIndexer, startProcessor } from '../app.ts';
+import { EXIT_RETRYABLE, exitCodeFor, firstLine } from '../common/exit-codes.ts';
+import { intOption, UsageError } from '../common/options.ts';
+import { onShutdownSignal } from '../common/shutdown.ts';
+import type { Command } from './command.ts';
+import { indexerOptions, indexerSettings } from './indexer-options.ts';
+import { createLog } from './log.ts';
 import { checkQueueReachable } from './queue.ts';
 
 export const workCommand: Command = {
@@ -52,7 +46,10 @@ export const workCommand: Command = {
       // Redis unreachable at start: one line and 75 (a supervisor retries), not a worker waiting for it forever;
       // checked before the source, database and decoders open, so it takes seconds.
       await checkQueueReachable(values);
-      ix = await openIndexer(values, log, { applicationName: 'tongate-work', requireSharedQueue: true, lockMs });
+      ix = await openIndexer(
+        indexerSettings(values, log, { applicationName: 'tongate-work', requireSharedQueue: true, lockMs }),
+        log,
+      );
       const concurrency = concurrencyFlag ?? defaultConcurrency(ix);
       log('info', 'Started worker', { ...ix.describe, concurrency, decodeThreads: ix.decodeThreads, pid: process.pid });
       const processor = startProcessor(ix, log, concurrency);

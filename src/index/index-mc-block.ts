@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import { Address } from '@ton/core';
 import { IndexError } from '../common/index.ts';
+import type { Log } from '../common/logger.ts';
 import type { Database } from '../db/index.ts';
 import {
   ACCOUNT_NONE,
@@ -38,12 +39,6 @@ import { newShardBlocks, type ShardTop, shardTopsOf } from './parse/new-shard-bl
 import type { BlockSource } from './source/types.ts';
 import { rowCount, type TableRows, type UnitRowsOf, writeUnit } from './write/index.ts';
 
-export type IndexLog = (
-  level: 'debug' | 'info' | 'warn' | 'error',
-  msg: string,
-  fields?: Record<string, unknown>,
-) => void;
-
 /** Decodes masterchain blocks elsewhere (src/index/decode-pool: worker threads) with the same result. */
 export interface UnitDecoder {
   decode(mcSeqno: number, opts: { contracts: boolean }): Promise<DecodedUnit>;
@@ -54,7 +49,7 @@ export interface IndexDeps {
   db: Database;
   /** Where decoding runs (default: here, on this thread). */
   decoder?: UnitDecoder;
-  log?: IndexLog;
+  log?: Log;
   /** Contract decoders (issue 9): their rows commit with the block's. Without them only the core tables fill. */
   contracts?: ContractsEnv;
   /** Replace the rows of a block that already has a checkpoint (default: skip it). */

@@ -12,7 +12,6 @@ export {
   type DecodedUnit,
   decodeMcBlock,
   type IndexDeps,
-  type IndexLog,
   type IndexResult,
   indexMcBlock,
   type UnitDecoder,

@@ -10,6 +10,7 @@ import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { Lru } from '../common/index.ts';
+import type { Log } from '../common/logger.ts';
 import {
   type AccountStateAfter,
   type BlockIdExt,
@@ -57,7 +58,8 @@ import {
 import { readGcBlock, readShardClient } from './state-db.ts';
 import { NodeDbFormatError } from './tl.ts';
 
-export type NodeDbLog = (level: 'info' | 'warn', msg: string, fields?: Record<string, unknown>) => void;
+/** The levels a node database logs at. */
+export type NodeDbLog = Log<'info' | 'warn'>;
 
 export interface NodeDbOptions {
   root: string;

@@ -11,6 +11,7 @@
 // pack-scan mode holds the newest groups, not the whole archive.
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Log } from '../common/logger.ts';
 import { type BlockIdExt, blockKey, MASTER_SHARD, sameBlockId } from '../ton/index.ts';
 import { parseFileName } from './fileref.ts';
 import { readdirOrEmpty } from './fs-util.ts';
@@ -24,8 +25,6 @@ export interface PackBlock {
   path: string;
   offset: number;
 }
-
-export type ScanLog = (level: 'info' | 'warn', msg: string, fields?: Record<string, unknown>) => void;
 
 interface PackFileState {
   /**
@@ -89,7 +88,7 @@ export class PackCatalog {
 
   constructor(
     readonly root: string,
-    private readonly log: ScanLog = () => {},
+    private readonly log: Log<'info' | 'warn'> = () => {},
     private readonly capacity = DEFAULT_GROUPS,
   ) {}
 

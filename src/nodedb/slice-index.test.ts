@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { hasVectors, vectorPath } from '../../test/support/vectors.ts';
+import { hasVectors, vectorPath } from '../../test/helpers/vectors.ts';
 import { type BlockIdExt, loadBlockInfo } from '../ton/index.ts';
 import { parseFileName } from './fileref.ts';
 import { decodeBlockHandle } from './handle.ts';

@@ -4,10 +4,11 @@
 // Redis unreachable fails within the connect timeout with TG_QUEUE_UNAVAILABLE (retryable, exit 75 in the CLI).
 import { Job as BullJob, Queue } from 'bullmq';
 import { QueueError } from '../common/index.ts';
+import type { Log } from '../common/logger.ts';
 import { connectProducer, DEFAULT_QUEUE_PREFIX, jobCountsOf, redisUnavailable } from './bullmq.ts';
 import { checkJobName } from './policy.ts';
 import { closeClient, createRedisLink, resolveRedisLinkPolicy } from './redis-link.ts';
-import type { JobCounts, QueueLog, RedisLinkPolicy } from './types.ts';
+import type { JobCounts, RedisLinkPolicy } from './types.ts';
 
 export interface QueueSummary {
   name: string;
@@ -62,7 +63,7 @@ const retryOne = (q: Queue, name: string, id: string) =>
 
 export function openQueueAdmin(
   cfg: { url: string; prefix?: string },
-  options: { log?: QueueLog; redis?: Partial<RedisLinkPolicy> } = {},
+  options: { log?: Log; redis?: Partial<RedisLinkPolicy> } = {},
 ): QueueAdmin {
   const prefix = cfg.prefix ?? DEFAULT_QUEUE_PREFIX;
   const link = createRedisLink(cfg.url, options.log ?? (() => {}), resolveRedisLinkPolicy(options.redis));

@@ -30,7 +30,6 @@ export {
   type ProcessOptions,
   type Processor,
   type QueueConfig,
-  type QueueLog,
   type QueueOptions,
   type QueuePolicy,
   type RedisLinkPolicy,

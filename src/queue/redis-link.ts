@@ -6,7 +6,8 @@
 // at start) and fail fast while Redis is away; workers wait for it and resume.
 import { Redis, type RedisOptions } from 'ioredis';
 import { QueueError } from '../common/index.ts';
-import type { QueueLog, RedisLinkPolicy } from './types.ts';
+import type { Log } from '../common/logger.ts';
+import type { RedisLinkPolicy } from './types.ts';
 
 export const DEFAULT_REDIS_LINK_POLICY: RedisLinkPolicy = {
   firstDelayMs: 250,
@@ -171,7 +172,7 @@ export interface RedisLink {
   close(): void;
 }
 
-export function createRedisLink(url: string, log: QueueLog, policy: RedisLinkPolicy): RedisLink {
+export function createRedisLink(url: string, log: Log, policy: RedisLinkPolicy): RedisLink {
   const where = redactRedisUrl(url);
   const watched = new Set<Redis>();
   const listeners = new Map<Redis, Array<[string, (...a: unknown[]) => void]>>();

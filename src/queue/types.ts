@@ -2,6 +2,7 @@
 // production, an in-process queue for the embedded default. Callers never look at `kind`.
 
 import type { QueueConfig } from '../common/index.ts';
+import type { Log } from '../common/logger.ts';
 
 export type { QueueConfig };
 
@@ -51,16 +52,10 @@ export interface RedisLinkPolicy {
 
 export interface QueueOptions {
   policy?: Partial<QueuePolicy>;
-  log?: QueueLog;
+  log?: Log;
   /** BullMQ only: reconnect backoff, outage reminders and connect timeout (redis-link.ts; defaults there). */
   redis?: Partial<RedisLinkPolicy>;
 }
-
-export type QueueLog = (
-  level: 'debug' | 'info' | 'warn' | 'error',
-  msg: string,
-  fields?: Record<string, unknown>,
-) => void;
 
 export interface JobSpec<D> {
   name: string;

@@ -6,6 +6,7 @@ export * from './boc/index.ts';
 export * from './cell/index.ts';
 export * from './config/index.ts';
 export * from './contract/index.ts';
+export * from './contracts/index.ts';
 export * from './dict/index.ts';
 export * from './message/index.ts';
 export * from './proof/index.ts';

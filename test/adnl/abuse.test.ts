@@ -13,7 +13,7 @@ import {
   encodeFrame,
   generateKeyPair,
 } from '../../src/adnl/index.ts';
-import { type Deferred, deferred, rawConnect, rawSession } from './support.ts';
+import { type Deferred, deferred, rawConnect, rawSession } from '../helpers/adnl.ts';
 
 const key = generateKeyPair();
 

@@ -4,7 +4,7 @@
 import { createPrivateKey, randomBytes, sign } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdnlServer, decodeAdnlMessage, encodeAdnlMessage, generateKeyPair } from '../../src/adnl/index.ts';
-import { rawSession } from './support.ts';
+import { rawSession } from '../helpers/adnl.ts';
 
 const key = generateKeyPair();
 const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');

@@ -14,7 +14,7 @@ import {
   generateKeyPair,
 } from '../../src/adnl/index.ts';
 import { AdnlError } from '../../src/common/index.ts';
-import { type Deferred, deferred, rawSession } from './support.ts';
+import { type Deferred, deferred, rawSession } from '../helpers/adnl.ts';
 
 type Handler = (q: Buffer, ctx: AdnlQueryContext) => Promise<Buffer>;
 

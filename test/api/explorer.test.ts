@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WalletsFileEntry } from '../../src/devnet/node/index.ts';
-import { type ApiFixture, startApiFixture } from './fixture.ts';
+import { type ApiFixture, startApiFixture } from '../helpers/api-fixture.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const SCREENSHOTS = join(ROOT, 'artifacts', 'explorer');

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiServer, buildApiServer } from '../../src/api/build.ts';
 import { parseWalletsFile } from '../../src/devnet/activity/index.ts';
 import { MAX_ERROR_MESSAGE } from '../../src/http/errors.ts';
-import type { Kind } from '../db/setup-database.ts';
-import { type ApiFixture, type JsonBody, startApiFixture } from './fixture.ts';
+import { type ApiFixture, type JsonBody, startApiFixture } from '../helpers/api-fixture.ts';
+import type { Kind } from '../helpers/database.ts';
 
 /** An error body stays short whatever the input was (message cap plus the envelope). */
 const MAX_ERROR_BODY = MAX_ERROR_MESSAGE + 200;

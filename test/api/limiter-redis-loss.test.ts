@@ -11,10 +11,11 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiServer, buildApiServer } from '../../src/api/build.ts';
 import { migrate } from '../../src/db/index.ts';
-import { setupDatabase, type TestDatabase } from '../db/setup-database.ts';
-import { type Child, startTongate } from '../support/child.ts';
-import { freePort } from '../support/devnet-chain.ts';
-import type { JsonBody } from './fixture.ts';
+import type { JsonBody } from '../helpers/api-fixture.ts';
+import { type Child, startTongate } from '../helpers/cli.ts';
+import { setupDatabase, type TestDatabase } from '../helpers/database.ts';
+import { freePort } from '../helpers/devnet-chain.ts';
+import { until } from '../helpers/until.ts';
 
 let t: TestDatabase;
 const redises: ChildProcess[] = [];
@@ -58,16 +59,6 @@ async function killRedis(proc: ChildProcess): Promise<void> {
   await exited;
 }
 
-async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out: ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 async function get(url: string): Promise<{ status: number; body: JsonBody; headers: Headers }> {
   const r = await fetch(url);
   const text = await r.text();
@@ -80,10 +71,14 @@ async function get(url: string): Promise<{ status: number; body: JsonBody; heade
 
 /** /healthz once the limiter's Redis state is `state`. */
 const healthWhen = (base: string, state: string) =>
-  until(`rate limiter ${state}`, async () => {
-    const h = await get(`${base}/healthz`);
-    return h.body.rate_limiter?.redis === state ? h : undefined;
-  });
+  until(
+    `rate limiter ${state}`,
+    async () => {
+      const h = await get(`${base}/healthz`);
+      return h.body.rate_limiter?.redis === state ? h : undefined;
+    },
+    { timeoutMs: 30_000, stepMs: 100, ignoreErrors: true },
+  );
 
 const count = (lines: string[], text: string) => lines.filter((l) => l.includes(text)).length;
 

@@ -51,10 +51,10 @@ import {
 import { classifyMcBlock } from '../../src/index/actions/index.ts';
 import { createLiteSource, indexMcBlock } from '../../src/index/index.ts';
 import { assembleTraces } from '../../src/index/traces/index.ts';
-import { waitFor } from '../support/chain-reads.ts';
-import { normalizedHash } from '../support/wallet-messages.ts';
-import { type ApiFixture, type JsonBody, startApiFixture } from './fixture.ts';
-import { validateV3 } from './openapi-validator.ts';
+import { type ApiFixture, type JsonBody, startApiFixture } from '../helpers/api-fixture.ts';
+import { waitFor } from '../helpers/chain-reads.ts';
+import { validateV3 } from '../helpers/openapi-validator.ts';
+import { normalizedHash } from '../helpers/wallet-messages.ts';
 
 const b64 = (b: Buffer) => b.toString('base64');
 const raw = (a: Address) => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;

@@ -11,7 +11,7 @@ import type { V3RouteGroup } from '../../src/api/v3/context.ts';
 import { routeGroups } from '../../src/api/v3/routes/index.ts';
 import { runCommand } from '../../src/cli/command.ts';
 import { rootCommand } from '../../src/cli/main.ts';
-import { type ApiFixture, type JsonBody, startApiFixture } from './fixture.ts';
+import { type ApiFixture, type JsonBody, startApiFixture } from '../helpers/api-fixture.ts';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 

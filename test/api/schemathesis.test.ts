@@ -1,7 +1,7 @@
 // Issue 18: schema-driven fuzzing. Schemathesis (a test tool, run from the venv that
 // test/oracles/schemathesis/install.sh builds) reads our /api/v3/openapi.json (and, on PGlite's stack, our
 // /api/v2/openapi.json: see the v2 case below) from a live stack (a devnet that ran
-// the activity cycle, indexed into PGlite and into PostgreSQL, test/api/fixture.ts) and calls every operation in it
+// the activity cycle, indexed into PGlite and into PostgreSQL, test/helpers/api-fixture.ts) and calls every operation in it
 // with data generated from the document: valid and invalid parameters and bodies, boundary values, unexpected
 // headers and content types. Seeded and bounded (SEED, MAX_EXAMPLES per operation), so a run reproduces. Any answer
 // that is a 5xx, a status the document does not list for that operation, a content type it does not declare, or a
@@ -19,8 +19,8 @@ import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { INTERNAL_MESSAGE } from '../../src/http/errors.ts';
-import { KINDS } from '../db/setup-database.ts';
-import { type ApiFixture, startApiFixture } from './fixture.ts';
+import { type ApiFixture, startApiFixture } from '../helpers/api-fixture.ts';
+import { KINDS } from '../helpers/database.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ST = join(HERE, '..', 'oracles', '.venv-st', 'bin', 'st');

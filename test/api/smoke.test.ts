@@ -1,6 +1,6 @@
 // The platform end to end: both APIs on one server over a devnet index, request ids, metrics, health, errors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiFixture, startApiFixture } from './fixture.ts';
+import { type ApiFixture, startApiFixture } from '../helpers/api-fixture.ts';
 
 let f: ApiFixture;
 beforeAll(async () => {
@@ -43,7 +43,7 @@ describe('API platform', () => {
 
 describe('OpenAPI validator', () => {
   it('accepts our masterchainInfo and rejects a broken copy', async () => {
-    const { validateV3 } = await import('./openapi-validator.ts');
+    const { validateV3 } = await import('../helpers/openapi-validator.ts');
     const r = await f.get('/api/v3/masterchainInfo');
     expect(validateV3('get', '/api/v3/masterchainInfo', 200, r.body)).toEqual([]);
     const broken = structuredClone(r.body);

@@ -25,12 +25,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiServer, buildApiServer } from '../../src/api/build.ts';
 import { migrate } from '../../src/db/index.ts';
 import { createLitePool, type LitePool, loadGlobalConfig } from '../../src/lite/index.ts';
-import { setupDatabase, type TestDatabase } from '../db/setup-database.ts';
-import { type Child, startTongate } from '../support/child.ts';
-import { type DevnetChain, startDevnetChain } from '../support/devnet-chain.ts';
-import { type IndexLoop, startIndexLoop } from '../support/index-loop.ts';
-import { openSse, type SseFrame, type SseStream } from '../support/sse-client.ts';
-import { openUserWallets, sendTransfer } from '../support/user-wallets.ts';
+import { type Child, startTongate } from '../helpers/cli.ts';
+import { setupDatabase, type TestDatabase } from '../helpers/database.ts';
+import { type DevnetChain, startDevnetChain } from '../helpers/devnet-chain.ts';
+import { type IndexLoop, startIndexLoop } from '../helpers/index-loop.ts';
+import { openSse, type SseFrame, type SseStream } from '../helpers/sse-client.ts';
+import { openUserWallets, sendTransfer } from '../helpers/user-wallets.ts';
 
 const SSE = '/api/streaming/v2/sse';
 const REDIS_URL = process.env.TONGATE_TEST_REDIS_URL || 'redis://127.0.0.1:6379';

@@ -1,5 +1,5 @@
 // Issue 20: the Streaming API v2 over a live devnet with an indexed PostgreSQL database, through real clients: an SSE
-// reader over plain HTTP (test/support/sse-client.ts) and the `ws` package. The test runs the index worker's loop
+// reader over plain HTTP (test/helpers/sse-client.ts) and the `ws` package. The test runs the index worker's loop
 // itself (index every published block, assemble traces, classify), so events become final as they would under
 // `tongate work`. Transfers are signed here with the devnet's user wallets and sent with @ton/ton's TonClient through
 // our v2 JSON-RPC: each arrives first as `pending` (from the emulation the send path runs), then `finalized` (from
@@ -17,10 +17,10 @@ import { type ApiServer, buildApiServer } from '../../src/api/build.ts';
 import { startActivity } from '../../src/devnet/activity/index.ts';
 import type { WalletsFileEntry } from '../../src/devnet/node/index.ts';
 import { createContractsEnv, type OwnedContractsEnv } from '../../src/index/contracts/index.ts';
-import { type IndexLoop, startIndexLoop } from '../support/index-loop.ts';
-import { notifications, openSse } from '../support/sse-client.ts';
-import { openUserWallets, sendTransfer } from '../support/user-wallets.ts';
-import { type ApiFixture, startApiFixture } from './fixture.ts';
+import { type ApiFixture, startApiFixture } from '../helpers/api-fixture.ts';
+import { type IndexLoop, startIndexLoop } from '../helpers/index-loop.ts';
+import { notifications, openSse } from '../helpers/sse-client.ts';
+import { openUserWallets, sendTransfer } from '../helpers/user-wallets.ts';
 
 const SSE = '/api/streaming/v2/sse';
 const WS = '/api/streaming/v2/ws';

@@ -23,9 +23,9 @@ import { type ActivityLedger, CORE_CYCLE, parseWalletsFile, startActivity } from
 import { JETTON_WALLET_CODE, jettonWalletAddress } from '../../src/devnet/contracts/index.ts';
 import { DEVNET_GLOBAL_ID } from '../../src/devnet/genesis/index.ts';
 import { loadBlockInfo, parseBoc, verifyBlockProof } from '../../src/ton/index.ts';
-import { landedTransaction, waitFor } from '../support/chain-reads.ts';
-import { normalizedHash, v4Transfer } from '../support/wallet-messages.ts';
-import { type ApiFixture, type JsonBody, startApiFixture } from './fixture.ts';
+import { type ApiFixture, type JsonBody, startApiFixture } from '../helpers/api-fixture.ts';
+import { landedTransaction, waitFor } from '../helpers/chain-reads.ts';
+import { normalizedHash, v4Transfer } from '../helpers/wallet-messages.ts';
 
 const SEED = 'v2-accounts';
 const MC_SHARD = '-9223372036854775808';

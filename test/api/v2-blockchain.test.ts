@@ -25,7 +25,7 @@ import TonWebModule from 'tonweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { V2_API_VERSION } from '../../src/api/build.ts';
 import { loadWallets } from '../../src/devnet/activity/wallets.ts';
-import { type ApiFixture, type JsonBody, queryString, startApiFixture } from './fixture.ts';
+import { type ApiFixture, type JsonBody, queryString, startApiFixture } from '../helpers/api-fixture.ts';
 
 // tonweb is CommonJS (module.exports = TonWeb) while its types declare a default export.
 const TonWeb = ((TonWebModule as { default?: unknown }).default ?? TonWebModule) as typeof TonWebModule.default;

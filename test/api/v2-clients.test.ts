@@ -29,8 +29,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { v2Methods } from '../../src/api/v2/methods/index.ts';
 import { type ActivityLedger, CORE_CYCLE, startActivity } from '../../src/devnet/activity/index.ts';
 import type { WalletsFileEntry } from '../../src/devnet/node/index.ts';
-import { waitFor } from '../support/chain-reads.ts';
-import { type ApiFixture, type JsonBody, queryString, startApiFixture } from './fixture.ts';
+import { type ApiFixture, type JsonBody, queryString, startApiFixture } from '../helpers/api-fixture.ts';
+import { waitFor } from '../helpers/chain-reads.ts';
 
 // tonweb is CommonJS (module.exports = TonWeb) while its types declare a default export.
 const TonWeb = ((TonWebModule as { default?: unknown }).default ?? TonWebModule) as typeof TonWebModule.default;

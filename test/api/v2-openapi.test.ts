@@ -17,8 +17,8 @@ import { type ActivityWallet, loadWallets } from '../../src/devnet/activity/wall
 import { jettonWalletAddress } from '../../src/devnet/contracts/index.ts';
 import { createAccessControl, policyFor } from '../../src/http/access.ts';
 import { createMemoryRateLimiter } from '../../src/http/rate-limit.ts';
-import { type ApiFixture, type JsonBody, queryString, startApiFixture } from './fixture.ts';
-import { type OpenApi31, openApi31, openApi31Problems } from './openapi-validator.ts';
+import { type ApiFixture, type JsonBody, queryString, startApiFixture } from '../helpers/api-fixture.ts';
+import { type OpenApi31, openApi31, openApi31Problems } from '../helpers/openapi-validator.ts';
 
 const PREFIX = '/api/v2';
 const MC_SHARD = '-9223372036854775808';

@@ -9,8 +9,8 @@ import { WalletContractV3R2, WalletContractV4 } from '@ton/ton';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressBookQuery } from '../../src/api/v3/address-book.ts';
 import { latestStatesQuery, topAccountsQuery } from '../../src/api/v3/routes/accounts.ts';
-import { type ApiFixture, type JsonBody, startApiFixture } from './fixture.ts';
-import { validateAgainstDocument, validateV3 } from './openapi-validator.ts';
+import { type ApiFixture, type JsonBody, startApiFixture } from '../helpers/api-fixture.ts';
+import { validateAgainstDocument, validateV3 } from '../helpers/openapi-validator.ts';
 
 let f: ApiFixture;
 let ownDoc: JsonBody;

@@ -14,11 +14,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiServer, buildApiServer } from '../../src/api/build.ts';
 import { migrate } from '../../src/db/index.ts';
 import { createLiteSource } from '../../src/index/index.ts';
-import { setupDatabase, type TestDatabase } from '../db/setup-database.ts';
-import { indexInOrder } from '../index/support.ts';
-import { normalizedHashOf } from '../support/wallet-messages.ts';
-import { type ApiFixture, type JsonBody, startApiFixture } from './fixture.ts';
-import { validateV3 } from './openapi-validator.ts';
+import { type ApiFixture, type JsonBody, startApiFixture } from '../helpers/api-fixture.ts';
+import { setupDatabase, type TestDatabase } from '../helpers/database.ts';
+import { indexInOrder } from '../helpers/index-checksums.ts';
+import { validateV3 } from '../helpers/openapi-validator.ts';
+import { normalizedHashOf } from '../helpers/wallet-messages.ts';
 
 // --- chain model, read through lite ------------------------------------------------------------------
 

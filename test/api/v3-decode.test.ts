@@ -8,9 +8,9 @@ import { Address, beginCell, Cell, internal, loadTransaction, storeMessageRelaxe
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiServer, buildApiServer } from '../../src/api/build.ts';
 import { migrate } from '../../src/db/index.ts';
-import { setupDatabase, type TestDatabase } from '../db/setup-database.ts';
-import { hasVectors, loadVector, loadVectors } from '../support/vectors.ts';
-import { validateAgainstDocument, validateV3 } from './openapi-validator.ts';
+import { setupDatabase, type TestDatabase } from '../helpers/database.ts';
+import { validateAgainstDocument, validateV3 } from '../helpers/openapi-validator.ts';
+import { hasVectors, loadVector, loadVectors } from '../helpers/vectors.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are walked field by field
 type Json = any;

@@ -7,7 +7,7 @@ import { Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import { decodeBodyString, decodedCellJson } from '../../src/api/v3/render/decode.ts';
 import { decodedBodyJson, opcodeName } from '../../src/api/v3/render/message.ts';
-import { hasVectors, loadVectors } from '../support/vectors.ts';
+import { hasVectors, loadVectors } from '../helpers/vectors.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: decoded bodies are walked field by field
 type Json = any;

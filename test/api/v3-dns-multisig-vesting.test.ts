@@ -14,9 +14,9 @@ import { vestingQuery, whitelistQuery } from '../../src/api/v3/routes/vesting.ts
 import type { SqlQuery } from '../../src/api/v3/sql-query.ts';
 import { type Database, migrate } from '../../src/db/index.ts';
 import { contractMethodIds } from '../../src/ton/index.ts';
-import { insertRows, KINDS, setupDatabase, type TestDatabase } from '../db/setup-database.ts';
-import { hasVectors, loadVector } from '../support/vectors.ts';
-import { validateAgainstDocument, validateV3 } from './openapi-validator.ts';
+import { insertRows, KINDS, setupDatabase, type TestDatabase } from '../helpers/database.ts';
+import { validateAgainstDocument, validateV3 } from '../helpers/openapi-validator.ts';
+import { hasVectors, loadVector } from '../helpers/vectors.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are walked field by field
 type Json = any;

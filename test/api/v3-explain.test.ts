@@ -24,7 +24,7 @@ import {
 } from '../../src/api/v3/routes/transactions.ts';
 import type { SqlQuery } from '../../src/api/v3/sql-query.ts';
 import type { Row } from '../../src/db/index.ts';
-import { type ApiFixture, startApiFixture } from './fixture.ts';
+import { type ApiFixture, startApiFixture } from '../helpers/api-fixture.ts';
 
 const REPLICAS = 1000;
 

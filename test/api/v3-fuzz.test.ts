@@ -6,8 +6,8 @@
 // the path. A seeded generator, so a failure reproduces; the failing URL is in the message.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../src/api/v3/openapi/routes.ts';
-import { type ApiFixture, type JsonBody, startApiFixture } from './fixture.ts';
-import { documentedPaths, validateV3 } from './openapi-validator.ts';
+import { type ApiFixture, type JsonBody, startApiFixture } from '../helpers/api-fixture.ts';
+import { documentedPaths, validateV3 } from '../helpers/openapi-validator.ts';
 
 let f: ApiFixture;
 const real: { addresses: string[]; hashes: string[]; seqnos: string[]; lts: string[]; shards: string[] } = {

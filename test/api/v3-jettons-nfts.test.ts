@@ -17,10 +17,10 @@ import {
 import { nftCollectionsQuery, nftItemsQuery, nftTransfersQuery } from '../../src/api/v3/routes/nfts.ts';
 import type { SqlQuery } from '../../src/api/v3/sql-query.ts';
 import { type Database, migrate } from '../../src/db/index.ts';
-import { insertRows, KINDS, setupDatabase, type TestDatabase } from '../db/setup-database.ts';
-import { hasVectors, loadVector } from '../support/vectors.ts';
-import type { JsonBody } from './fixture.ts';
-import { validateAgainstDocument, validateV3 } from './openapi-validator.ts';
+import type { JsonBody } from '../helpers/api-fixture.ts';
+import { insertRows, KINDS, setupDatabase, type TestDatabase } from '../helpers/database.ts';
+import { validateAgainstDocument, validateV3 } from '../helpers/openapi-validator.ts';
+import { hasVectors, loadVector } from '../helpers/vectors.ts';
 
 const b64 = (hex: string) => Buffer.from(hex, 'hex').toString('base64');
 const raw = (hex: string, wc = 0) => `${wc}:${hex.toUpperCase()}`;

@@ -24,10 +24,10 @@ import type { ExternalMessage } from '../../src/api/v2/context.ts';
 import { parseWalletsFile } from '../../src/devnet/activity/index.ts';
 import { DEVNET_GLOBAL_ID } from '../../src/devnet/genesis/index.ts';
 import { createLiteSource, indexMcBlock } from '../../src/index/index.ts';
-import { landedTransaction, waitFor } from '../support/chain-reads.ts';
-import { normalizedHash, v4Transfer } from '../support/wallet-messages.ts';
-import { type ApiFixture, type JsonBody, startApiFixture } from './fixture.ts';
-import { validateAgainstDocument, validateV3 } from './openapi-validator.ts';
+import { type ApiFixture, type JsonBody, startApiFixture } from '../helpers/api-fixture.ts';
+import { landedTransaction, waitFor } from '../helpers/chain-reads.ts';
+import { validateAgainstDocument, validateV3 } from '../helpers/openapi-validator.ts';
+import { normalizedHash, v4Transfer } from '../helpers/wallet-messages.ts';
 
 const MC_SHARD = '-9223372036854775808';
 const ZERO_HASH = `${'A'.repeat(43)}=`;

@@ -11,8 +11,8 @@ import { type ApiServer, buildApiServer } from '../../src/api/build.ts';
 import { nftAuctionsQuery, nftSalesQuery } from '../../src/api/v3/routes/nft-sales.ts';
 import { nftItemsQuery } from '../../src/api/v3/routes/nfts.ts';
 import { type Database, migrate } from '../../src/db/index.ts';
-import { insertRows, KINDS, setupDatabase, type TestDatabase } from '../db/setup-database.ts';
-import { validateAgainstDocument, validateV3 } from './openapi-validator.ts';
+import { insertRows, KINDS, setupDatabase, type TestDatabase } from '../helpers/database.ts';
+import { validateAgainstDocument, validateV3 } from '../helpers/openapi-validator.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are walked field by field
 type Json = any;

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { buildOpenApiDocument } from '../../src/api/v3/openapi/document.ts';
-import { sharedPath } from '../support/vectors.ts';
+import { sharedPath } from '../helpers/vectors.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: OpenAPI documents are untyped JSON
 type Json = Record<string, any>;

@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { V3RouteGroup } from '../../src/api/v3/context.ts';
 import { routeGroups } from '../../src/api/v3/routes/index.ts';
-import { KINDS, type Kind } from '../db/setup-database.ts';
-import { type ApiFixture, startApiFixture } from './fixture.ts';
+import { type ApiFixture, startApiFixture } from '../helpers/api-fixture.ts';
+import { KINDS, type Kind } from '../helpers/database.ts';
 
 const TIMEOUT = { status: 500, body: { error: 'timeout: context deadline exceeded' } };
 

@@ -13,9 +13,9 @@ import { createHash } from 'node:crypto';
 import { Address, Cell, Dictionary, loadMessage } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classifyMcBlock } from '../../src/index/actions/index.ts';
-import { normalizedHashOf } from '../support/wallet-messages.ts';
-import { type ApiFixture, type JsonBody, startApiFixture } from './fixture.ts';
-import { validateAgainstDocument, validateV3 } from './openapi-validator.ts';
+import { type ApiFixture, type JsonBody, startApiFixture } from '../helpers/api-fixture.ts';
+import { validateAgainstDocument, validateV3 } from '../helpers/openapi-validator.ts';
+import { normalizedHashOf } from '../helpers/wallet-messages.ts';
 
 const V3 = '/api/v3';
 let f: ApiFixture;

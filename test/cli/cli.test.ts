@@ -1,6 +1,6 @@
 // The CLI as users run it: a real child process through bin/tongate.js.
 import { describe, expect, it } from 'vitest';
-import { tongate } from '../support/cli.ts';
+import { tongate } from '../helpers/cli.ts';
 
 describe('tongate CLI', () => {
   it('prints help with every command, and --help on each command', () => {

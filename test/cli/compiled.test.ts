@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasVectors, loadVector } from '../support/vectors.ts';
+import { hasVectors, loadVector } from '../helpers/vectors.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SPAWN_TIMEOUT_MS = 120_000;

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beginCell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { tongate } from '../support/cli.ts';
-import { hasVectors, loadVector } from '../support/vectors.ts';
+import { tongate } from '../helpers/cli.ts';
+import { hasVectors, loadVector } from '../helpers/vectors.ts';
 
 interface BlockVector {
   boc_base64: string;

@@ -1,40 +1,21 @@
 // `tongate index rederive|metadata` as users run them: a child process through bin/tongate.js on an embedded
 // database, with usage errors (exit 2, one line) and a real run on a migrated but empty index.
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, migrate } from '../../src/db/index.ts';
 import { createDevnetStoreSource } from '../../src/index/index.ts';
-import { createScratch } from '../db/setup-database.ts';
-import { checksums, indexInOrder } from '../index/support.ts';
-import { startDevnetChain } from '../support/devnet-chain.ts';
+import { runTongate } from '../helpers/cli.ts';
+import { createScratch } from '../helpers/database.ts';
+import { startDevnetChain } from '../helpers/devnet-chain.ts';
+import { checksums, indexInOrder } from '../helpers/index-checksums.ts';
 
 const ACTION_TABLES = ['traces', 'actions', 'action_accounts'].map((table) => ({ table, exclude: [] as string[] }));
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-function tongate(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [join(root, 'bin', 'tongate.js'), ...args], {
-      cwd: root,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.on('error', fail);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      done({ code, out, err });
-    });
-  });
-}
+/** The CLI with nothing but PATH and HOME in its environment, killed after 120 s. */
+const tongate = (args: string[]) =>
+  runTongate(args, { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' }, timeoutMs: 120_000 });
 
 describe('tongate index', () => {
   let dir: string;

@@ -6,8 +6,8 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTongate } from '../support/child.ts';
-import { freePort } from '../support/devnet-chain.ts';
+import { startTongate } from '../helpers/cli.ts';
+import { freePort } from '../helpers/devnet-chain.ts';
 
 let root: string;
 const held: Server[] = [];

@@ -5,9 +5,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JsonBody } from '../api/fixture.ts';
-import { type Child, startTongate } from '../support/child.ts';
-import { tongate } from '../support/cli.ts';
+import type { JsonBody } from '../helpers/api-fixture.ts';
+import { type Child, startTongate, tongate } from '../helpers/cli.ts';
+import { type UntilOptions, until } from '../helpers/until.ts';
 
 let data: string;
 const children: Child[] = [];
@@ -26,15 +26,8 @@ const getJson = async (url: string) => {
   return { status: r.status, body: (await r.json()) as JsonBody };
 };
 
-async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out: ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
+/** The service polled as a client would, every 250 ms for up to 2 min (a refused connection means not yet). */
+const POLL: UntilOptions = { timeoutMs: 120_000, stepMs: 250, ignoreErrors: true };
 
 /** Kills a child that a failed assertion left running, so the next run can open the data folder. */
 async function stopped(child: Child): Promise<void> {
@@ -66,15 +59,23 @@ describe('tongate up', () => {
     const { child, base } = await up();
     try {
       // The index follows the chain and the activity lands transactions in it.
-      const txs = await until('indexed transactions', async () => {
-        const r = await getJson(`${base}/api/v3/transactions?limit=5`);
-        return r.status === 200 && r.body.transactions.length > 0 ? r.body.transactions : undefined;
-      });
+      const txs = await until(
+        'indexed transactions',
+        async () => {
+          const r = await getJson(`${base}/api/v3/transactions?limit=5`);
+          return r.status === 200 && r.body.transactions.length > 0 ? r.body.transactions : undefined;
+        },
+        POLL,
+      );
       expect(txs[0].hash).toMatch(/^[A-Za-z0-9+/]{43}=$/);
-      const health = await until('index within 3 blocks of the head', async () => {
-        const h = await getJson(`${base}/healthz`);
-        return h.body.index?.lag_blocks <= 3 ? h.body : undefined;
-      });
+      const health = await until(
+        'index within 3 blocks of the head',
+        async () => {
+          const h = await getJson(`${base}/healthz`);
+          return h.body.index?.lag_blocks <= 3 ? h.body : undefined;
+        },
+        POLL,
+      );
       expect(health.ok).toBe(true);
       expect(health.index.first_mc_seqno).toBe(1);
       // Trace assembly and classification follow the index (issue 24): their lags sit next to the index's.
@@ -102,15 +103,23 @@ describe('tongate up', () => {
   it('continues the same chain and index on a second run', async () => {
     const { child, base } = await up();
     try {
-      const v2 = await until('devnet past the first run', async () => {
-        const r = await getJson(`${base}/api/v2/getMasterchainInfo`);
-        return r.body.result?.last.seqno > firstHead ? r.body.result : undefined;
-      });
+      const v2 = await until(
+        'devnet past the first run',
+        async () => {
+          const r = await getJson(`${base}/api/v2/getMasterchainInfo`);
+          return r.body.result?.last.seqno > firstHead ? r.body.result : undefined;
+        },
+        POLL,
+      );
       expect(v2.last.seqno).toBeGreaterThan(firstHead);
-      const v3 = await until('index past the first run', async () => {
-        const r = await getJson(`${base}/api/v3/masterchainInfo`);
-        return r.body.last?.seqno > firstHead ? r.body : undefined;
-      });
+      const v3 = await until(
+        'index past the first run',
+        async () => {
+          const r = await getJson(`${base}/api/v3/masterchainInfo`);
+          return r.body.last?.seqno > firstHead ? r.body : undefined;
+        },
+        POLL,
+      );
       expect(v3.first.seqno).toBe(1);
       child.proc.kill('SIGTERM');
       expect(await child.exited).toBe(0);

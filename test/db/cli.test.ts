@@ -1,44 +1,19 @@
 // `tongate db migrate` as users run it: a child process through bin/tongate.js, against PostgreSQL
 // (DATABASE_URL and --database-url) and PGlite (--data and TONGATE_DATA), with one-line errors and the
 // exit codes of style.md §6.5 (0 ok, 1 failed, 2 bad usage or configuration, 75 retryable).
-import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, readMigrations, SCHEMA_DIR } from '../../src/db/index.ts';
-import { createScratch, type Scratch } from './setup-database.ts';
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-interface Run {
-  code: number | null;
-  out: string;
-  err: string;
-}
+import { type CliRun, runTongate } from '../helpers/cli.ts';
+import { createScratch, type Scratch } from '../helpers/database.ts';
 
 /** Runs the CLI with exactly `env` on top of PATH/HOME (no DATABASE_URL or TONGATE_DATA leaks in). */
-function tongate(args: string[], env: Record<string, string> = {}): Promise<Run> {
+function tongate(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   const base: Record<string, string> = {};
   for (const k of ['PATH', 'HOME', 'TMPDIR', 'LANG']) if (process.env[k] !== undefined) base[k] = process.env[k]!;
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [join(root, 'bin', 'tongate.js'), ...args], {
-      cwd: root,
-      env: { ...base, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-    child.on('error', fail);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      done({ code, out, err });
-    });
-  });
+  return runTongate(args, { env: { ...base, ...env }, timeoutMs: 90_000 });
 }
 
 function oneLine(text: string): string {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type Database, pgComposite, pgJson, type Queryable } from '../../src/db/index.ts';
-import { adminClient, KINDS, type Kind, setupDatabase, type TestDatabase } from './setup-database.ts';
+import { adminClient, KINDS, type Kind, setupDatabase, type TestDatabase } from '../helpers/database.ts';
 
 async function codeOf(p: Promise<unknown>): Promise<{ code?: string; retryable?: boolean; message?: string }> {
   try {

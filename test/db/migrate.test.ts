@@ -6,7 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDatabase, type Database, migrate, readMigrations, SCHEMA_DIR } from '../../src/db/index.ts';
-import { createScratch, KINDS, type Kind, type Scratch, setupDatabase, type TestDatabase } from './setup-database.ts';
+import {
+  createScratch,
+  KINDS,
+  type Kind,
+  type Scratch,
+  setupDatabase,
+  type TestDatabase,
+} from '../helpers/database.ts';
 
 async function rejection(p: Promise<unknown>): Promise<{ code?: string; message: string; retryable?: boolean }> {
   try {

@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, migrate, type Queryable } from '../../src/db/index.ts';
-import { hasVectors, sharedPath } from '../support/vectors.ts';
-import { KINDS, type Kind, setupDatabase, type TestDatabase } from './setup-database.ts';
+import { KINDS, type Kind, setupDatabase, type TestDatabase } from '../helpers/database.ts';
+import { hasVectors, sharedPath } from '../helpers/vectors.ts';
 
 // The spec lives in the shared folder beside the vectors; without it these tests are skipped like the vector tests.
 const SPEC = hasVectors ? readFileSync(sharedPath('specs', 'v3-api.md'), 'utf8') : '';

@@ -3,7 +3,7 @@
 // process through an 'error' event nobody listens to. Direct queries, transactions and COPY run in loops while
 // every session of the database is terminated again and again; afterwards the database works as before.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, setupDatabase, type TestDatabase } from './setup-database.ts';
+import { adminClient, setupDatabase, type TestDatabase } from '../helpers/database.ts';
 
 let t: TestDatabase;
 beforeAll(async () => {

@@ -4,7 +4,7 @@
 // never by a guess about this machine's speed: had the timeout not interrupted them they would have succeeded.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/index.ts';
-import { KINDS, type Kind, setupDatabase, type TestDatabase } from './setup-database.ts';
+import { KINDS, type Kind, setupDatabase, type TestDatabase } from '../helpers/database.ts';
 
 /** CPU only, no I/O: a nested loop over two in-memory series, seconds even on PostgreSQL. */
 const SLOW_JOIN = 'SELECT count(*) AS n FROM generate_series(1, 8000) a, generate_series(1, 8000) b WHERE a + b > 0';

@@ -5,11 +5,11 @@ import { Address, type Cell, type Transaction, toNano } from '@ton/core';
 import { Blockchain, createShardAccount } from '@ton/sandbox';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/common/index.ts';
+import type { Log as ActivityLog } from '../../src/common/logger.ts';
 import {
   ACTIVITY_CYCLE,
   type ActivityChain,
   type ActivityLedger,
-  type ActivityLog,
   type ActivityWalletEntry,
   startActivity,
 } from '../../src/devnet/activity/index.ts';

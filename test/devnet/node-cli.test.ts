@@ -12,16 +12,16 @@ import { mnemonicToPrivateKey, mnemonicValidate } from '@ton/crypto';
 import { WalletContractV3R2, WalletContractV4, WalletContractV5R1 } from '@ton/ton';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseGlobalConfig } from '../../src/lite/index.ts';
-import { tongate } from '../support/cli.ts';
+import { runTongate, tongate } from '../helpers/cli.ts';
 import {
   type BlockIdLike,
   connectLite,
   type Lite,
   tempDir,
   transactionChain,
-  until,
   verifiedAccountState,
-} from './node-support.ts';
+} from '../helpers/devnet-node.ts';
+import { until } from '../helpers/until.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const bin = join(root, 'bin', 'tongate.js');
@@ -32,20 +32,7 @@ afterAll(async () => {
 });
 
 /** Runs the CLI without blocking this process (the devnet child keeps running meanwhile). */
-function run(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((done) => {
-    const p = spawn(process.execPath, [bin, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    p.stdout.on('data', (b: Buffer) => {
-      out += b.toString();
-    });
-    p.stderr.on('data', (b: Buffer) => {
-      err += b.toString();
-    });
-    p.on('close', (code) => done({ code, out, err }));
-  });
-}
+const run = (...args: string[]) => runTongate(args);
 
 async function closedPort(): Promise<number> {
   const s = createServer();

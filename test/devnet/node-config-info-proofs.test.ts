@@ -6,8 +6,8 @@
 import type { Cell } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blockStateHash, parseBoc, verifyBlockProof, verifyMerkleProof } from '../../src/ton/index.ts';
-import { dictLeaf } from '../support/dict-leaf.ts';
-import { type BlockIdLike, type Devnet, startDevnet, tlId } from './node-support.ts';
+import { type BlockIdLike, type Devnet, startDevnet, tlId } from '../helpers/devnet-node.ts';
+import { dictLeaf } from '../helpers/dict-leaf.ts';
 
 let d: Devnet;
 

@@ -7,7 +7,7 @@ import { beginCell, external, internal, SendMode, storeMessage, toNano } from '@
 import { keyPairFromSeed, mnemonicToPrivateKey } from '@ton/crypto';
 import { WalletContractV4 } from '@ton/ton';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Devnet, startDevnet } from './node-support.ts';
+import { type Devnet, startDevnet } from '../helpers/devnet-node.ts';
 
 let d: Devnet;
 

@@ -20,9 +20,9 @@ import {
   startDevnet,
   tlcId,
   transactionChain,
-  until,
   verifiedAccountState,
-} from './node-support.ts';
+} from '../helpers/devnet-node.ts';
+import { until } from '../helpers/until.ts';
 
 let d: Devnet;
 

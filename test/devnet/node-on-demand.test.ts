@@ -11,9 +11,9 @@ import {
   stackInt,
   startDevnet,
   tlcId,
-  until,
   verifiedAccountState,
-} from './node-support.ts';
+} from '../helpers/devnet-node.ts';
+import { until } from '../helpers/until.ts';
 
 let d: Devnet;
 

@@ -25,7 +25,7 @@ import {
   verifiedAccountState,
   verifyBlockSignature,
   walkChain,
-} from './node-support.ts';
+} from '../helpers/devnet-node.ts';
 
 let d: Devnet;
 

@@ -22,10 +22,10 @@ import {
   tempDir,
   tlcId,
   transactionChain,
-  until,
   verifiedAccountState,
   walkChain,
-} from './node-support.ts';
+} from '../helpers/devnet-node.ts';
+import { until } from '../helpers/until.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const cleanups: Array<() => Promise<void>> = [];

@@ -3,7 +3,7 @@
 // the masterchain block then commits exactly those blocks. Asked over the liteserver's ADNL socket with
 // ton-lite-client, as the streaming feed's `confirmed` level asks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BlockIdLike, type Devnet, fetchBlock, startDevnet, tlcId } from './node-support.ts';
+import { type BlockIdLike, type Devnet, fetchBlock, startDevnet, tlcId } from '../helpers/devnet-node.ts';
 
 let d: Devnet;
 

@@ -20,9 +20,10 @@ import { DEVNET_DNS_COLLECTION } from '../../src/devnet/contracts/dns.ts';
 import { DEVNET_GLOBAL_ID, DEVNET_USER_WALLETS_PER_VERSION } from '../../src/devnet/genesis/index.ts';
 import { createDevnetNode, type DevnetInfo, type DevnetNode } from '../../src/devnet/node/index.ts';
 import { createLitePool, type LitePool, loadGlobalConfig, parseGlobalConfig } from '../../src/lite/index.ts';
-import { createScratch, type Scratch } from '../db/setup-database.ts';
-import { type Child, startTongate } from '../support/child.ts';
-import { liteClientOn } from '../support/lite-client.ts';
+import { type Child, startTongate } from '../helpers/cli.ts';
+import { createScratch, type Scratch } from '../helpers/database.ts';
+import { liteClientOn } from '../helpers/lite-client.ts';
+import { until } from '../helpers/until.ts';
 
 const SEED = 'user-wallets';
 /** Transfers per user wallet (two v4r2 and two v5r1): 100 in all. */
@@ -107,16 +108,6 @@ afterAll(async () => {
   await f?.node.stop();
   for (const d of tempDirs) await rm(d, { recursive: true, force: true });
 });
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** The user wallet as a wallet app opens it: keys from the mnemonic, v5r1's wallet id from networkGlobalId. */
 async function open(w: FileWallet) {
@@ -203,8 +194,10 @@ describe('user wallets in wallets.json', () => {
           };
           if (contract instanceof WalletContractV4) await client.open(contract).sendTransfer(args);
           else await client.open(contract).sendTransfer(args);
-          await until(`${w.version} ${w.raw} seqno ${seqno + 1}`, async () =>
-            (await wallet.getSeqno()) > seqno ? true : undefined,
+          await until(
+            `${w.version} ${w.raw} seqno ${seqno + 1}`,
+            async () => ((await wallet.getSeqno()) > seqno ? true : undefined),
+            { timeoutMs: 60_000, stepMs: 100, ignoreErrors: true },
           );
         }
         return { w, first, last: await wallet.getSeqno() };
@@ -269,7 +262,7 @@ describe('walk indexes the devnet DNS names without --dns-root', () => {
     await until(
       'a registered name with its wallet record',
       async () => (activity.ledger().dns.domains.some((d) => d.records.wallet) ? true : undefined),
-      120_000,
+      { timeoutMs: 120_000, stepMs: 100, ignoreErrors: true },
     );
     for (const d of activity.ledger().dns.domains) {
       const wallet = d.records.wallet?.toRawString().toUpperCase() ?? null;
@@ -277,8 +270,10 @@ describe('walk indexes the devnet DNS names without --dns-root', () => {
     }
     // A few blocks later, so every registered name's state is in the range.
     const h = (await f.lite.getMasterchainInfo()).last.seqno;
-    await until('three more blocks', async () =>
-      (await f.lite.getMasterchainInfo()).last.seqno >= h + 3 ? true : undefined,
+    await until(
+      'three more blocks',
+      async () => ((await f.lite.getMasterchainInfo()).last.seqno >= h + 3 ? true : undefined),
+      { timeoutMs: 60_000, stepMs: 100, ignoreErrors: true },
     );
     head = (await f.lite.getMasterchainInfo()).last.seqno;
   }, 180_000);

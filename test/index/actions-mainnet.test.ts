@@ -36,8 +36,8 @@ import {
 import { type LosslessJson, parseLossless, stringifyLossless } from '../../src/index/actions/lossless-json.ts';
 import { readTraceFile, runTraceFile, type TraceFileResult } from '../../src/index/actions/trace-file.ts';
 import type { Action } from '../../src/index/actions/types.ts';
-import { setupDatabase, type TestDatabase } from '../db/setup-database.ts';
-import { hasVectors, vectorPath } from '../support/vectors.ts';
+import { setupDatabase, type TestDatabase } from '../helpers/database.ts';
+import { hasVectors, vectorPath } from '../helpers/vectors.ts';
 
 /** Cases known to fail today, `family/case name` -> why. A RATCHET: see the header. */
 const KNOWN_FAILURES: Record<string, string> = {};

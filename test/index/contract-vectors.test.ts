@@ -13,8 +13,8 @@ import { type AccountInput, decodeUnitContracts } from '../../src/index/decode/c
 import { createFileSource, type FileSource, indexMcBlock } from '../../src/index/index.ts';
 import { writeContractRows } from '../../src/index/write/write-contracts.ts';
 import { listBlockTransactions, loadBlockCell } from '../../src/ton/index.ts';
-import { setupDatabase, type TestDatabase } from '../db/setup-database.ts';
-import { VECTORS_DIR } from '../support/vectors.ts';
+import { setupDatabase, type TestDatabase } from '../helpers/database.ts';
+import { VECTORS_DIR } from '../helpers/vectors.ts';
 
 const dir = VECTORS_DIR;
 const WALLET = '0:93503D3A286A25F9BDE372166FB330B1B2490F00AB1FE0F5293B6CB61F811219';

@@ -7,7 +7,7 @@ import { Address, Cell, parseTuple, type TupleItem, TupleReader } from '@ton/cor
 import { LiteClient, LiteSingleEngine } from 'ton-lite-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiServer, buildApiServer } from '../../src/api/build.ts';
-import { librariesFrom } from '../../src/cli/indexer-setup.ts';
+import { librariesFrom } from '../../src/app.ts';
 import { isTongateError } from '../../src/common/index.ts';
 import { migrate, type Queryable } from '../../src/db/index.ts';
 import { ACTIVITY_CYCLE, type ActivityLedger, devnetDnsRoots } from '../../src/devnet/activity/index.ts';
@@ -17,10 +17,10 @@ import { rederive } from '../../src/index/contracts/rederive.ts';
 import { createLiteSource, indexMcBlock } from '../../src/index/index.ts';
 import { assembleTraces } from '../../src/index/traces/index.ts';
 import { createLitePool, type LitePool, loadGlobalConfig } from '../../src/lite/index.ts';
-import { validateV3 } from '../api/openapi-validator.ts';
-import { type Kind, setupDatabase, type TestDatabase } from '../db/setup-database.ts';
-import { type DevnetChain, startDevnetChain } from '../support/devnet-chain.ts';
-import { CONTRACT_TABLES, checksums } from './support.ts';
+import { type Kind, setupDatabase, type TestDatabase } from '../helpers/database.ts';
+import { type DevnetChain, startDevnetChain } from '../helpers/devnet-chain.ts';
+import { CONTRACT_TABLES, checksums } from '../helpers/index-checksums.ts';
+import { validateV3 } from '../helpers/openapi-validator.ts';
 
 const MC_SHARD = '-9223372036854775808';
 

@@ -25,8 +25,8 @@ import {
 } from '../../src/index/index.ts';
 import { createLitePool, type LitePool, loadGlobalConfig } from '../../src/lite/index.ts';
 import { listShards, loadBlockCell, prevBlockIds } from '../../src/ton/index.ts';
-import { setupDatabase, type TestDatabase } from '../db/setup-database.ts';
-import { checksums } from './support.ts';
+import { setupDatabase, type TestDatabase } from '../helpers/database.ts';
+import { checksums } from '../helpers/index-checksums.ts';
 
 const SEED = 'index-devnet';
 const MC = '-9223372036854775808';

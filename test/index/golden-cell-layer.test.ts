@@ -16,7 +16,7 @@ import { createRequire } from 'node:module';
 import { beginCell, Cell } from '@ton/core';
 import { Functions } from 'ton-lite-client/dist/schema.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { librariesFrom } from '../../src/cli/indexer-setup.ts';
+import { librariesFrom } from '../../src/app.ts';
 import { EncodedCopy, migrate } from '../../src/db/index.ts';
 import { ACTIVITY_CYCLE, devnetDnsRoots } from '../../src/devnet/activity/index.ts';
 import { classifyMcBlock } from '../../src/index/actions/index.ts';
@@ -51,10 +51,10 @@ import {
   uninstallFastPaddedBits,
   uninstallNativeSha256,
 } from '../../src/ton/index.ts';
-import { type Kind, setupDatabase, type TestDatabase } from '../db/setup-database.ts';
-import { type DevnetChain, startDevnetChain } from '../support/devnet-chain.ts';
-import { hasVectors, loadVectors } from '../support/vectors.ts';
-import { CONTRACT_TABLES } from './support.ts';
+import { type Kind, setupDatabase, type TestDatabase } from '../helpers/database.ts';
+import { type DevnetChain, startDevnetChain } from '../helpers/devnet-chain.ts';
+import { CONTRACT_TABLES } from '../helpers/index-checksums.ts';
+import { hasVectors, loadVectors } from '../helpers/vectors.ts';
 
 /** One back end for every run: the comparison is between parse paths, not between databases. */
 const KIND: Kind = 'postgres';

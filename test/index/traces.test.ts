@@ -10,8 +10,8 @@ import { migrate } from '../../src/db/index.ts';
 import { classifyMcBlock } from '../../src/index/actions/index.ts';
 import { createDevnetStoreSource, indexMcBlock } from '../../src/index/index.ts';
 import { assembleTraces, traceAssemblyState } from '../../src/index/traces/index.ts';
-import { setupDatabase, type TestDatabase } from '../db/setup-database.ts';
-import { type DevnetChain, startDevnetChain } from '../support/devnet-chain.ts';
+import { setupDatabase, type TestDatabase } from '../helpers/database.ts';
+import { type DevnetChain, startDevnetChain } from '../helpers/devnet-chain.ts';
 
 let chain: DevnetChain;
 let head: number;

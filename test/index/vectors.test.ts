@@ -9,9 +9,9 @@ import { linkTrees, traceTxOfView } from '../../src/index/actions/index.ts';
 import { createFileSource, type FileSource, indexMcBlock } from '../../src/index/index.ts';
 import { assembleTraces } from '../../src/index/traces/index.ts';
 import { listBlockTransactions, loadBlockCell, transactionFromCell, transactionView } from '../../src/ton/index.ts';
-import { KINDS, setupDatabase, type TestDatabase } from '../db/setup-database.ts';
-import { loadVectors } from '../support/vectors.ts';
-import { checksums } from './support.ts';
+import { KINDS, setupDatabase, type TestDatabase } from '../helpers/database.ts';
+import { checksums } from '../helpers/index-checksums.ts';
+import { loadVectors } from '../helpers/vectors.ts';
 
 interface BlockVector {
   ids: { workchain: number; shard: string; seqno: number; root_hash: string };

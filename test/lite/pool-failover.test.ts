@@ -4,15 +4,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { LiteServerError, LiteTimeoutError, NoLiteServersError } from '../../src/common/index.ts';
 import { createLitePool, type LitePool, type LitePoolOptions } from '../../src/lite/index.ts';
-import { hasVectors } from '../support/vectors.ts';
 import {
   createTestChain,
+  POOL_POLL,
   startBlackhole,
   startTestLiteServer,
   type TestChain,
   type TestLiteServer,
-  until,
-} from './pool-fixtures.ts';
+} from '../helpers/lite-pool.ts';
+import { until } from '../helpers/until.ts';
+import { hasVectors } from '../helpers/vectors.ts';
 
 function failuresOf(pool: LitePool, server: string, kind: string): number {
   const fam = pool.metrics().counters.find((c) => c.name === 'tongate_lite_attempt_failures_total');
@@ -87,7 +88,7 @@ describe.skipIf(!hasVectors)('lite pool failover (real ADNL servers on loopback)
       healthIntervalMs: 600_000,
     });
     await p.ready({ timeoutMs: 30_000 });
-    await until(() => p.health().every((h) => h.inRotation), 'all five servers in rotation');
+    await until('all five servers in rotation', () => p.health().every((h) => h.inRotation), POOL_POLL);
 
     const errors = await runLoop(
       200,
@@ -135,7 +136,7 @@ describe.skipIf(!hasVectors)('lite pool failover (real ADNL servers on loopback)
       lagThreshold: 3,
     });
     await p.ready({ timeoutMs: 30_000 });
-    await until(() => p.health().filter((h) => h.inRotation).length === 6, 'six ADNL servers in rotation');
+    await until('six ADNL servers in rotation', () => p.health().filter((h) => h.inRotation).length === 6, POOL_POLL);
 
     const seqnos = new Set<number>();
     const errors = await runLoop(
@@ -163,8 +164,9 @@ describe.skipIf(!hasVectors)('lite pool failover (real ADNL servers on loopback)
     expect([...seqnos].every((s) => s === chain.head || s === chain.head - 10)).toBe(true);
 
     await until(
-      () => p.health().find((x) => x.id === lagging!.endpoint.id)!.inRotation === false,
       'lagging server excluded',
+      () => p.health().find((x) => x.id === lagging!.endpoint.id)!.inRotation === false,
+      POOL_POLL,
     );
     const h = new Map(p.health().map((x) => [x.id, x]));
     expect(h.get(lagging!.endpoint.id)!.lagBlocks).toBe(10);
@@ -190,7 +192,7 @@ describe.skipIf(!hasVectors)('lite pool failover (real ADNL servers on loopback)
     const e1 = await p.getMasterchainInfo().catch((e: unknown) => e);
     expect(e1).toBeInstanceOf(NoLiteServersError);
 
-    await until(() => p.health().every((h) => h.state === 'down'), 'all servers down');
+    await until('all servers down', () => p.health().every((h) => h.state === 'down'), POOL_POLL);
     const e2 = await p.getTime().catch((e: unknown) => e);
     expect(e2).toBeInstanceOf(NoLiteServersError);
     expect((e2 as Error).message).toMatch(/no liteserver in rotation/);
@@ -228,7 +230,7 @@ describe.skipIf(!hasVectors)('lite pool failover (real ADNL servers on loopback)
       healthIntervalMs: 600_000,
     });
     await p.ready({ timeoutMs: 30_000 });
-    await until(() => p.health().every((h) => h.inRotation), 'both in rotation');
+    await until('both in rotation', () => p.health().every((h) => h.inRotation), POOL_POLL);
     hung!.fault = 'hang';
     for (let i = 0; i < 10; i++) expect(await p.getTime()).toBeGreaterThan(0);
     expect(failuresOf(p, hung!.endpoint.id, 'timeout')).toBe(1);
@@ -240,14 +242,14 @@ describe.skipIf(!hasVectors)('lite pool failover (real ADNL servers on loopback)
     for (const s of list) s.fault = 'bad-request';
     const p = pool({ servers: list.map((s) => s.endpoint), maxAttempts: 3, healthIntervalMs: 600_000 });
     // Probes get -400 too, so nothing is in rotation: check the no-retry rule through a pinned server instead.
-    await until(() => p.health().every((h) => h.state === 'up'), 'sessions open');
+    await until('sessions open', () => p.health().every((h) => h.state === 'up'), POOL_POLL);
     expect(p.health().every((h) => !h.inRotation)).toBe(true);
     await expect(p.getTime()).rejects.toBeInstanceOf(NoLiteServersError);
 
     for (const s of list) s.fault = 'none';
     const p2 = pool({ servers: list.map((s) => s.endpoint), maxAttempts: 3, healthIntervalMs: 600_000 });
     await p2.ready({ timeoutMs: 30_000 });
-    await until(() => p2.health().every((h) => h.inRotation), 'all in rotation');
+    await until('all in rotation', () => p2.health().every((h) => h.inRotation), POOL_POLL);
     for (const s of list) s.fault = 'bad-request';
     const before = list.reduce((n, s) => n + s.callCount('liteServer.getTime'), 0);
     const e = await p2.getTime().catch((x: unknown) => x);
@@ -277,7 +279,11 @@ describe.skipIf(!hasVectors)('lite pool failover (real ADNL servers on loopback)
     });
     await p.ready({ timeoutMs: 30_000 });
     for (let i = 0; i < 10; i++) expect((await p.getMasterchainInfo()).last.seqno).toBe(chain.head);
-    await until(() => p.health().filter((h) => h.state === 'down').length === 2, 'bad key and blackhole down');
+    await until(
+      'bad key and blackhole down',
+      () => p.health().filter((h) => h.state === 'down').length === 2,
+      POOL_POLL,
+    );
     const h = new Map(p.health().map((x) => [x.id, x]));
     expect(h.get('bad-key')!.lastError).toBeTruthy();
     expect(h.get(blackhole.endpoint.id)!.lastError).toMatch(/handshake|connect|closed/i);

@@ -3,8 +3,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { NoLiteServersError } from '../../src/common/index.ts';
 import { createLitePool, type LitePool, type LitePoolOptions } from '../../src/lite/index.ts';
-import { hasVectors } from '../support/vectors.ts';
-import { createTestChain, startTestLiteServer, type TestChain, type TestLiteServer, until } from './pool-fixtures.ts';
+import {
+  createTestChain,
+  POOL_POLL,
+  startTestLiteServer,
+  type TestChain,
+  type TestLiteServer,
+} from '../helpers/lite-pool.ts';
+import { until } from '../helpers/until.ts';
+import { hasVectors } from '../helpers/vectors.ts';
 
 describe.skipIf(!hasVectors)('lite pool health', () => {
   const cleanup: Array<() => Promise<void>> = [];
@@ -35,7 +42,7 @@ describe.skipIf(!hasVectors)('lite pool health', () => {
       healthIntervalMs: 20,
     });
     await p.ready({ timeoutMs: 30_000 });
-    await until(() => p.health().every((h) => h.mcSeqno !== null), 'all probed');
+    await until('all probed', () => p.health().every((h) => h.mcSeqno !== null), POOL_POLL);
     let h = new Map(p.health().map((x) => [x.id, x]));
     expect(p.headSeqno()).toBe(chain.head);
     expect(h.get(edge.endpoint.id)).toMatchObject({ inRotation: true, lagBlocks: 3 });
@@ -47,7 +54,7 @@ describe.skipIf(!hasVectors)('lite pool health', () => {
     expect(behind.callCount('liteServer.getTime')).toBe(before);
 
     behind.lag = 1;
-    await until(() => p.health().find((x) => x.id === behind.endpoint.id)!.inRotation, 're-admission');
+    await until('re-admission', () => p.health().find((x) => x.id === behind.endpoint.id)!.inRotation, POOL_POLL);
     h = new Map(p.health().map((x) => [x.id, x]));
     expect(h.get(behind.endpoint.id)!.lagBlocks).toBe(1);
     const after = behind.callCount('liteServer.getTime');
@@ -57,8 +64,8 @@ describe.skipIf(!hasVectors)('lite pool health', () => {
     // The head moves: a server that stops following falls out, the others follow.
     chain.head += 5;
     edge.lag = 8;
-    await until(() => p.headSeqno() === chain.head, 'head advanced');
-    await until(() => !p.health().find((x) => x.id === edge.endpoint.id)!.inRotation, 'edge excluded');
+    await until('head advanced', () => p.headSeqno() === chain.head, POOL_POLL);
+    await until('edge excluded', () => !p.health().find((x) => x.id === edge.endpoint.id)!.inRotation, POOL_POLL);
   });
 
   it('reconnects to a server restarted on the same address and takes it back', async () => {
@@ -72,13 +79,13 @@ describe.skipIf(!hasVectors)('lite pool health', () => {
       reconnectMaxMs: 100,
     });
     await p.ready({ timeoutMs: 30_000 });
-    await until(() => p.health().every((h) => h.inRotation), 'both in');
+    await until('both in', () => p.health().every((h) => h.inRotation), POOL_POLL);
     await flaky.close();
-    await until(() => p.health().find((x) => x.id === flaky.endpoint.id)!.state === 'down', 'flaky down');
+    await until('flaky down', () => p.health().find((x) => x.id === flaky.endpoint.id)!.state === 'down', POOL_POLL);
     for (let i = 0; i < 5; i++) await p.getTime(); // served by the stable one meanwhile
 
     const restarted = await server(chain, { keys: flaky.keys, port: flaky.endpoint.port });
-    await until(() => p.health().find((x) => x.id === flaky.endpoint.id)!.inRotation, 'flaky back');
+    await until('flaky back', () => p.health().find((x) => x.id === flaky.endpoint.id)!.inRotation, POOL_POLL);
     const before = restarted.callCount('liteServer.getTime');
     for (let i = 0; i < 6; i++) await p.getTime();
     expect(restarted.callCount('liteServer.getTime')).toBeGreaterThan(before);
@@ -95,12 +102,12 @@ describe.skipIf(!hasVectors)('lite pool health', () => {
       healthIntervalMs: 30,
     });
     await p.ready({ timeoutMs: 30_000 });
-    await until(() => p.health().every((h) => h.inRotation), 'both in');
+    await until('both in', () => p.health().every((h) => h.inRotation), POOL_POLL);
     b.fault = 'garbage';
-    await until(() => !p.health().find((x) => x.id === b.endpoint.id)!.inRotation, 'b out');
+    await until('b out', () => !p.health().find((x) => x.id === b.endpoint.id)!.inRotation, POOL_POLL);
     expect(p.health().find((x) => x.id === b.endpoint.id)!.lastError).toMatch(/does not decode/);
     b.fault = 'none';
-    await until(() => p.health().find((x) => x.id === b.endpoint.id)!.inRotation, 'b back');
+    await until('b back', () => p.health().find((x) => x.id === b.endpoint.id)!.inRotation, POOL_POLL);
   });
 
   it('reports health and metrics in the documented shapes', async () => {
@@ -162,6 +169,10 @@ describe.skipIf(!hasVectors)('lite pool health', () => {
     const settled = await pending;
     expect(typeof settled === 'number' || settled instanceof NoLiteServersError).toBe(true);
     // The servers see their connections go away.
-    await until(() => a.connectionCount() === 0 && b.connectionCount() === 0, 'server-side connections closed');
+    await until(
+      'server-side connections closed',
+      () => a.connectionCount() === 0 && b.connectionCount() === 0,
+      POOL_POLL,
+    );
   });
 });

@@ -4,8 +4,15 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLitePool } from '../../src/lite/index.ts';
-import { hasVectors } from '../support/vectors.ts';
-import { createTestChain, startBlackhole, startTestLiteServer, type TestLiteServer, until } from './pool-fixtures.ts';
+import {
+  createTestChain,
+  POOL_POLL,
+  startBlackhole,
+  startTestLiteServer,
+  type TestLiteServer,
+} from '../helpers/lite-pool.ts';
+import { until } from '../helpers/until.ts';
+import { hasVectors } from '../helpers/vectors.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..', '..');
@@ -55,7 +62,7 @@ describe.skipIf(!hasVectors)('lite pool lifecycle', () => {
     expect(out).toBe('ready\nclosed\n');
     expect(code).toBe(0);
     // The servers were up the whole time: the child's connections ended because the pool closed them.
-    await until(() => good.connectionCount() === 0, 'server-side connections closed');
+    await until('server-side connections closed', () => good.connectionCount() === 0, POOL_POLL);
   }, 45_000);
 
   it('after close() no probe and no reconnect reaches any server', async () => {
@@ -71,14 +78,14 @@ describe.skipIf(!hasVectors)('lite pool lifecycle', () => {
     });
     await pool.ready({ timeoutMs: 30_000 });
     await dead.close();
-    await until(() => pool.health()[1]!.state === 'down', 'dead server noticed');
-    await until(() => alive.callCount('liteServer.getMasterchainInfo') >= 3, 'probes running');
+    await until('dead server noticed', () => pool.health()[1]!.state === 'down', POOL_POLL);
+    await until('probes running', () => alive.callCount('liteServer.getMasterchainInfo') >= 3, POOL_POLL);
 
     await pool.close();
     // Bring the dead address back: a reconnect timer that survived close() would now connect to it.
     dead = await startTestLiteServer(chain, { keys: dead.keys, port: dead.endpoint.port });
     cleanup.push(() => dead.close());
-    await until(() => alive.connectionCount() === 0, 'pool connection gone');
+    await until('pool connection gone', () => alive.connectionCount() === 0, POOL_POLL);
     const probes = alive.callCount('liteServer.getMasterchainInfo');
     await new Promise((r) => setTimeout(r, 200)); // twenty health intervals and twenty reconnect periods
     expect(alive.callCount('liteServer.getMasterchainInfo')).toBe(probes);

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKeyPair } from '../../src/adnl/index.ts';
 import { LiteServerError } from '../../src/common/index.ts';
 import { createLitePool, createLiteServer, type LitePool, type LiteServer } from '../../src/lite/index.ts';
-import { hasVectors, loadVector } from '../support/vectors.ts';
-import { createTestChain, createTestChainView, MC_SHARD, type TestChain } from './pool-fixtures.ts';
+import { createTestChain, createTestChainView, MC_SHARD, type TestChain } from '../helpers/lite-pool.ts';
+import { hasVectors, loadVector } from '../helpers/vectors.ts';
 
 interface VectorTx {
   account: string;

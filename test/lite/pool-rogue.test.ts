@@ -3,8 +3,15 @@
 // engine (ton-libs.md §1.5); through the pool they cost no request and leave the process running.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLitePool, type LitePool } from '../../src/lite/index.ts';
-import { hasVectors } from '../support/vectors.ts';
-import { createTestChain, type RogueMode, startRogueAdnlServer, startTestLiteServer, until } from './pool-fixtures.ts';
+import {
+  createTestChain,
+  POOL_POLL,
+  type RogueMode,
+  startRogueAdnlServer,
+  startTestLiteServer,
+} from '../helpers/lite-pool.ts';
+import { until } from '../helpers/until.ts';
+import { hasVectors } from '../helpers/vectors.ts';
 
 function failures(pool: LitePool, server: string): Record<string, number> {
   const fam = pool.metrics().counters.find((c) => c.name === 'tongate_lite_attempt_failures_total')!;
@@ -40,7 +47,7 @@ describe.skipIf(!hasVectors)('lite pool against rogue ADNL servers', () => {
       });
       cleanup.push(() => pool.close());
       await pool.ready({ timeoutMs: 30_000 });
-      await until(() => pool.health().every((h) => h.inRotation), 'both in rotation');
+      await until('both in rotation', () => pool.health().every((h) => h.inRotation), POOL_POLL);
       expect((await pool.getMasterchainInfo()).last.seqno).toBe(chain.head); // the rogue answers well at first
 
       rogue.misbehave = true;

@@ -5,15 +5,16 @@ import { Functions } from 'ton-lite-client/dist/schema.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AdnlError, InputError, LiteServerError, NoLiteServersError } from '../../src/common/index.ts';
 import { createLitePool, decodeTl, encodeTl, type LitePool, type LitePoolOptions } from '../../src/lite/index.ts';
-import { hasVectors } from '../support/vectors.ts';
 import {
   createTestChain,
   MC_SHARD,
+  POOL_POLL,
   startTestLiteServer,
   type TestChain,
   type TestLiteServer,
-  until,
-} from './pool-fixtures.ts';
+} from '../helpers/lite-pool.ts';
+import { until } from '../helpers/until.ts';
+import { hasVectors } from '../helpers/vectors.ts';
 
 describe.skipIf(!hasVectors)('lite pool routing', () => {
   const cleanup: Array<() => Promise<void>> = [];
@@ -31,7 +32,7 @@ describe.skipIf(!hasVectors)('lite pool routing', () => {
     const p = createLitePool({ healthIntervalMs: 600_000, ...o });
     cleanup.push(() => p.close());
     await p.ready({ timeoutMs: 30_000 });
-    await until(() => p.health().every((h) => h.inRotation), 'all servers in rotation');
+    await until('all servers in rotation', () => p.health().every((h) => h.inRotation), POOL_POLL);
     return p;
   }
 

@@ -64,8 +64,8 @@ import {
   verifyBlockProof,
   verifyMerkleProof,
 } from '../../src/ton/index.ts';
-import { dictLeaf } from '../support/dict-leaf.ts';
-import { hasVectors, loadVector } from '../support/vectors.ts';
+import { dictLeaf } from '../helpers/dict-leaf.ts';
+import { hasVectors, loadVector } from '../helpers/vectors.ts';
 
 const GLOBAL_ID = 0x5e57; // not a real network
 const MC_SHARD = 0x8000000000000000n;

@@ -25,8 +25,8 @@ import {
   type KnownBlock,
   tongoConfigFixture,
   type VectorChainView,
-} from '../support/vector-chain.ts';
-import { hasVectors, loadVector } from '../support/vectors.ts';
+} from '../helpers/vector-chain.ts';
+import { hasVectors, loadVector } from '../helpers/vectors.ts';
 
 interface Running {
   server: LiteServer;

@@ -19,8 +19,8 @@ import {
 } from '../../src/lite/server/index.ts';
 import { decodeTl, encodeTl, type TlObject, tlConstructorId } from '../../src/lite/tl/index.ts';
 import { type BlockIdExt, parseBoc, verifyBlockProof } from '../../src/ton/index.ts';
-import { createPrivateNetVectorChain, type PrivateNetChainView } from '../support/vector-chain.ts';
-import { hasVectors } from '../support/vectors.ts';
+import { createPrivateNetVectorChain, type PrivateNetChainView } from '../helpers/vector-chain.ts';
+import { hasVectors } from '../helpers/vectors.ts';
 
 interface Started {
   server: LiteServer;

@@ -47,7 +47,7 @@ import { createMemoryKv } from '../../src/nodedb/kv/memory.ts';
 import { loadRocksAddon, openRocks } from '../../src/nodedb/kv/rocks.ts';
 import type { KvReader, KvWriter } from '../../src/nodedb/kv/types.ts';
 import { ACCOUNT_NONE, type BlockIdExt } from '../../src/ton/index.ts';
-import { distinctCells, expectedRefcounts } from '../support/cells.ts';
+import { distinctCells, expectedRefcounts } from '../helpers/cells.ts';
 
 const GEN_UTIME = 1_700_000_000;
 const keys = deriveGenesisKeys('celldb-state-test');

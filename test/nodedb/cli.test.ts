@@ -19,9 +19,9 @@ import { openDevnetStoreReader } from '../../src/devnet/store/index.ts';
 import { EXPORT_MARKER_FILE, exportDevnetNodeDb, readExportMarker } from '../../src/nodedb/export-devnet.ts';
 import { loadRocksAddon, openRocks } from '../../src/nodedb/kv/rocks.ts';
 import { listBlockTransactions, listShards, loadBlockCell } from '../../src/ton/index.ts';
-import { type Child, startTongate } from '../support/child.ts';
-import { freePort, startDevnetChain } from '../support/devnet-chain.ts';
-import { hasVectors, loadNodePackage, vectorPath } from '../support/vectors.ts';
+import { type Child, startTongate } from '../helpers/cli.ts';
+import { freePort, startDevnetChain } from '../helpers/devnet-chain.ts';
+import { hasVectors, loadNodePackage, vectorPath } from '../helpers/vectors.ts';
 
 const addon = loadRocksAddon();
 if (!addon.ok) console.warn(`node-db export tests SKIPPED: the native RocksDB addon is missing (${addon.reason})`);

@@ -16,9 +16,9 @@ import type { DevnetNode } from '../../src/devnet/node/index.ts';
 import { createNodeDbSource } from '../../src/index/source/node-db-source.ts';
 import { loadRocksAddon } from '../../src/nodedb/kv/rocks.ts';
 import type { BlockIdExt } from '../../src/ton/index.ts';
-import { CONTRACT_TABLES, checksums } from '../index/support.ts';
-import { type Child, startTongate } from '../support/child.ts';
-import { startDevnetChain } from '../support/devnet-chain.ts';
+import { type Child, startTongate } from '../helpers/cli.ts';
+import { startDevnetChain } from '../helpers/devnet-chain.ts';
+import { CONTRACT_TABLES, checksums } from '../helpers/index-checksums.ts';
 
 const SEED = 'nodedb-differential';
 const addon = loadRocksAddon();

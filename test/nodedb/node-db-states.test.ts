@@ -1,4 +1,4 @@
-// Account states through NodeDb and the node-db source: a devnet chain collated in-process (support.ts) written
+// Account states through NodeDb and the node-db source: a devnet chain collated in-process (test/helpers/node-db.ts) written
 // with its full shard states into a node-format tree (celldb with Merge records), read back and compared with the
 // accounts @ton/core's Dictionary reads from the same state cells. Then gc: a handle marked deleted_boc and a
 // state root record removed from celldb read as pruned, and the source falls back to the state update.
@@ -15,7 +15,6 @@ import { loadRocksAddon, openRocks } from '../../src/nodedb/kv/rocks.ts';
 import { cellDbDir, indexDir } from '../../src/nodedb/layout.ts';
 import { handleOp, readHandle } from '../../src/nodedb/slice-index.ts';
 import { ACCOUNT_NONE, type BlockIdExt } from '../../src/ton/index.ts';
-import { hasVectors } from '../support/vectors.ts';
 import {
   accountsOfState,
   type DevnetBlock,
@@ -25,7 +24,8 @@ import {
   loadRealBlocks,
   placeRealPacks,
   writeTree,
-} from './support.ts';
+} from '../helpers/node-db.ts';
+import { hasVectors } from '../helpers/vectors.ts';
 
 const addon = loadRocksAddon();
 if (!addon.ok) console.warn(`node-db states: celldb tests SKIPPED: ${addon.reason}`);

@@ -4,7 +4,7 @@
 //   through the indexes (skipped, loudly, without the native addon);
 // - gc and faults (a deleted package, a torn pack tail, a missing pack), and an index that lags its packs.
 // - the pack catalog (pack-scan.ts) over a pack cut back and rewritten to the same or a larger size (synthetic).
-// Expected values come from support.ts, which works the blocks out of the packs without the reader.
+// Expected values come from test/helpers/node-db.ts, which works the blocks out of the packs without the reader.
 import { createHash } from 'node:crypto';
 import { appendFile, copyFile, mkdir, mkdtemp, readdir, rename, rm, utimes as setTimes, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -26,7 +26,6 @@ import { createPackWriter, openPackReader } from '../../src/nodedb/pack.ts';
 import { PackCatalog } from '../../src/nodedb/pack-scan.ts';
 import { lookupBySeqno } from '../../src/nodedb/slice-index.ts';
 import { type BlockIdExt, loadBlockCell } from '../../src/ton/index.ts';
-import { hasVectors } from '../support/vectors.ts';
 import {
   fullKeyOf,
   GENERATIONS,
@@ -36,7 +35,8 @@ import {
   REAL_LAST_MC,
   type RealBlocks,
   writeTree,
-} from './support.ts';
+} from '../helpers/node-db.ts';
+import { hasVectors } from '../helpers/vectors.ts';
 
 const addon = loadRocksAddon();
 if (!addon.ok) console.warn(`node-db reader: index-mode tests SKIPPED: ${addon.reason}`);

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NodeDb, type NodeDbLog, NodeDbUnsupportedError, openNodeDb } from '../../src/nodedb/index.ts';
 import { loadRocksAddon } from '../../src/nodedb/kv/rocks.ts';
 import { globalIndexDir } from '../../src/nodedb/layout.ts';
-import { hasVectors } from '../support/vectors.ts';
-import { fullKeyOf, loadRealBlocks, type RealBlocks, writeTree } from './support.ts';
+import { fullKeyOf, loadRealBlocks, type RealBlocks, writeTree } from '../helpers/node-db.ts';
+import { hasVectors } from '../helpers/vectors.ts';
 
 const addon = loadRocksAddon();
 if (!addon.ok) console.warn(`node-db OPTIONS preflight tests SKIPPED: ${addon.reason}`);

@@ -11,7 +11,7 @@ import { blockHandleKey, decodeBlockHandle, encodeBlockHandle, HANDLE_FLAGS } fr
 import { packPath, parsePackFileName, SLICE_SIZE, sliceStart } from '../../src/nodedb/layout.ts';
 import { checkBlockEntry, openPackReader, type PackEntry } from '../../src/nodedb/pack.ts';
 import { type BlockIdExt, loadBlockCell, stateUpdateNewSide } from '../../src/ton/index.ts';
-import { hasVectors, loadNodePackage, loadVector, vectorPath } from '../support/vectors.ts';
+import { hasVectors, loadNodePackage, loadVector, vectorPath } from '../helpers/vectors.ts';
 
 interface JsonId {
   workchain: number;

@@ -31,7 +31,8 @@ import { openPackReader } from '../../src/nodedb/pack.ts';
 import { readLtdbDesc } from '../../src/nodedb/slice-index.ts';
 import type { WriterStep } from '../../src/nodedb/writer.ts';
 import { type BlockIdExt, blockKey, loadBlockCell, prevBlockIds } from '../../src/ton/index.ts';
-import { hasVectors, vectorPath } from '../support/vectors.ts';
+import { until } from '../helpers/until.ts';
+import { hasVectors, vectorPath } from '../helpers/vectors.ts';
 import { loadTailSteps, TAIL_LAST_MC } from './tail-steps.ts';
 import type { TailWriterConfig, TailWriterEvent } from './tail-writer.ts';
 
@@ -111,15 +112,6 @@ interface Delivery {
   mc: BlockIdExt;
   shardBlocks: BlockIdExt[];
   at: number;
-}
-
-/** Polls `cond` until true or `ms` pass. */
-async function until(what: string, cond: () => boolean, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 /** Whether `p` settles (resolves or rejects) within `ms`. */
@@ -226,7 +218,7 @@ describe.skipIf(!hasVectors)('node-db tail against a live writer (vectors/node-d
             throw new Error(`the tail ended before masterchain ${n}: ${String(state.ended)}`);
           return (deliveries.at(-1)?.mc.seqno ?? 0) >= n;
         },
-        30_000,
+        { timeoutMs: 30_000, stepMs: 20 },
       );
     /** The tail's end (it stops after TAIL_LAST_MC), within a minute. */
     const finished = async () => {

@@ -17,8 +17,8 @@ import { loadRocksAddon, openRocks } from '../../src/nodedb/kv/rocks.ts';
 import { type ArchiveGeneration, globalIndexDir, PACKAGE_SPAN } from '../../src/nodedb/layout.ts';
 import { openNodeDbWriter, type WriterBlock } from '../../src/nodedb/writer.ts';
 import { type BlockIdExt, loadBlockCell, masterRefId } from '../../src/ton/index.ts';
-import { hasVectors, loadVectors } from '../support/vectors.ts';
-import { fullKeyOf } from './support.ts';
+import { fullKeyOf } from '../helpers/node-db.ts';
+import { hasVectors, loadVectors } from '../helpers/vectors.ts';
 
 const addon = loadRocksAddon();
 if (!addon.ok) console.warn(`node-db vector blocks: index tests SKIPPED: ${addon.reason}`);

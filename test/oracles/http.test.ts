@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiServer, buildApiServer } from '../../src/api/build.ts';
 import { createLitePool, type LitePool, loadGlobalConfig } from '../../src/lite/index.ts';
-import { type DevnetChain, freePort, startDevnetChain } from '../support/devnet-chain.ts';
+import { type DevnetChain, freePort, startDevnetChain } from '../helpers/devnet-chain.ts';
 import { gatherChain, lookupByLtAndTime, messageCases, readCases } from './http/cases.ts';
 import { judge, loadAllowed, type RunStats, runCases, type Target } from './http/differential.ts';
 import { REFERENCE_INSTALL, type ReferenceServer, referenceToolchain, startReference } from './http/reference.ts';

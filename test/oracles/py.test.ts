@@ -13,8 +13,8 @@ import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { DevnetChain } from '../support/devnet-chain.ts';
-import { startDevnetChain } from '../support/devnet-chain.ts';
+import type { DevnetChain } from '../helpers/devnet-chain.ts';
+import { startDevnetChain } from '../helpers/devnet-chain.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const PYTHON = join(HERE, '.venv-py', 'bin', 'python');

@@ -6,8 +6,8 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IndexError } from '../../src/common/index.ts';
 import { createQueue, type JobQueue } from '../../src/queue/index.ts';
-import { type Child, startTongate } from '../support/child.ts';
-import { type RedisServer, startRedisServer } from './redis-server.ts';
+import { type Child, startTongate } from '../helpers/cli.ts';
+import { type RedisServer, startRedisServer } from '../helpers/redis-server.ts';
 
 const PREFIX = 'tgqcli';
 const REASON_A = 'TG_INDEX_SOURCE: the block does not match its id';

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, DbError } from '../../src/common/index.ts';
 import type { Job, QueueOptions } from '../../src/queue/index.ts';
-import { QUEUE_KINDS, type QueueKind, setupQueue, type TestQueue } from './support.ts';
+import { QUEUE_KINDS, type QueueKind, setupQueue, type TestQueue } from '../helpers/queue.ts';
 
 const FAST: QueueOptions = { policy: { attempts: 4, backoffMs: 10, jitter: 0 } };
 

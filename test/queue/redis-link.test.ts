@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createQueue, type JobQueue, reconnectDelay } from '../../src/queue/index.ts';
 import { resolveRedisLinkPolicy } from '../../src/queue/redis-link.ts';
-import { type RedisServer, startRedisServer } from './redis-server.ts';
+import { type RedisServer, startRedisServer } from '../helpers/redis-server.ts';
 
 describe('reconnect schedule', () => {
   it('doubles from the first delay up to the cap, less up to 20% at random', () => {

@@ -6,10 +6,10 @@
 // attempt), both recover when Redis is back (blocks produced meanwhile get queued and indexed), SIGTERM during
 // an outage ends both cleanly within the grace period, and with Redis down at start both exit 75 in under 10 s.
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { createScratch, type Scratch } from '../db/setup-database.ts';
-import { type Child, startTongate } from '../support/child.ts';
-import { type DevnetChain, startDevnetChain } from '../support/devnet-chain.ts';
-import { type RedisServer, startRedisServer } from './redis-server.ts';
+import { type Child, startTongate } from '../helpers/cli.ts';
+import { createScratch, type Scratch } from '../helpers/database.ts';
+import { type DevnetChain, startDevnetChain } from '../helpers/devnet-chain.ts';
+import { type RedisServer, startRedisServer } from '../helpers/redis-server.ts';
 
 const OUTAGE_MS = 15_000;
 /** onShutdownSignal's grace period: after it a process exits with 75 whatever it was doing. */

@@ -24,10 +24,11 @@ import {
   type RecordedIndex,
   secondaryIndexes,
 } from '../../src/index/plan/bulk.ts';
-import { createScratch, type Scratch } from '../db/setup-database.ts';
-import { CONTRACT_TABLES, checksums } from '../index/support.ts';
-import { type Child, startTongate } from '../support/child.ts';
-import { startDevnetChain } from '../support/devnet-chain.ts';
+import { type Child, startTongate } from '../helpers/cli.ts';
+import { createScratch, type Scratch } from '../helpers/database.ts';
+import { startDevnetChain } from '../helpers/devnet-chain.ts';
+import { CONTRACT_TABLES, checksums } from '../helpers/index-checksums.ts';
+import { until } from '../helpers/until.ts';
 
 const SEED = 'walk-bulk';
 type Sums = Record<string, { rows: number; md5: string }>;
@@ -42,14 +43,6 @@ const children: Child[] = [];
 const clients: pg.Client[] = [];
 
 const urlOf = (s: Scratch) => (s.config.kind === 'postgres' ? s.config.url : '');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(cond: () => Promise<boolean> | boolean, what: string, ms = 300_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 function track(c: Child): Child {
   children.push(c);
@@ -129,12 +122,16 @@ async function writerWaitingOn(c: pg.Client, seqno: number): Promise<boolean> {
 
 /** Waits until no session of the killed process's control connections runs a statement any more. */
 async function orphansDone(c: pg.Client): Promise<void> {
-  await until(async () => {
-    const r = await c.query<{ n: string }>(
-      `SELECT count(*) AS n FROM pg_stat_activity WHERE application_name LIKE '%bulk-indexes' AND pid <> pg_backend_pid()`,
-    );
-    return Number(r.rows[0]!.n) === 0;
-  }, 'the killed process sessions to end');
+  await until(
+    'the killed process sessions to end',
+    async () => {
+      const r = await c.query<{ n: string }>(
+        `SELECT count(*) AS n FROM pg_stat_activity WHERE application_name LIKE '%bulk-indexes' AND pid <> pg_backend_pid()`,
+      );
+      return Number(r.rows[0]!.n) === 0;
+    },
+    300_000,
+  );
 }
 
 function bulk(s: Scratch, extra: string[] = []): Child {
@@ -227,8 +224,12 @@ describe('tongate walk backfill --bulk', () => {
     // The writer takes an advisory lock per masterchain block: holding block 3's stops the load right there.
     await admin.query("SELECT pg_advisory_lock(hashtext('core'), 3)");
     const victim = bulk(s, ['--concurrency', '1']);
-    await until(async () => (await checkpoints(admin)) >= 2 && (await writerWaitingOn(admin, 3)), 'the load to block');
-    await until(() => lines(victim, 'Dropped secondary indexes').length === 1, 'the drop phase line');
+    await until(
+      'the load to block',
+      async () => (await checkpoints(admin)) >= 2 && (await writerWaitingOn(admin, 3)),
+      300_000,
+    );
+    await until('the drop phase line', () => lines(victim, 'Dropped secondary indexes').length === 1, 300_000);
     victim.proc.kill('SIGKILL');
     expect(await victim.exited).toBeNull();
     await admin.query("SELECT pg_advisory_unlock(hashtext('core'), 3)");
@@ -269,7 +270,7 @@ describe('tongate walk backfill --bulk', () => {
     await locker.query('BEGIN');
     await locker.query('LOCK TABLE actions IN SHARE UPDATE EXCLUSIVE MODE');
     const first = bulk(s, ['--concurrency', '1']);
-    await until(() => bulkWaitingOn(admin, 'actions'), 'the drop phase to wait on actions');
+    await until('the drop phase to wait on actions', () => bulkWaitingOn(admin, 'actions'), 300_000);
     first.proc.kill('SIGKILL');
     expect(await first.exited).toBeNull();
     const partial = await admin.query<{ dropped: boolean; n: string }>(
@@ -284,14 +285,14 @@ describe('tongate walk backfill --bulk', () => {
     // rebuild waits there after building the indexes of the tables before it.
     await admin.query("SELECT pg_advisory_lock(hashtext('core'), 3)");
     const second = bulk(s, ['--concurrency', '1']);
-    await until(() => lines(second, 'Started loading with secondary indexes dropped').length > 0, 'the load');
+    await until('the load', () => lines(second, 'Started loading with secondary indexes dropped').length > 0, 300_000);
     expect(lines(second, 'Resumed a bulk load')).toHaveLength(1);
     await locker.query('BEGIN');
     await locker.query('LOCK TABLE actions IN SHARE UPDATE EXCLUSIVE MODE');
     await admin.query("SELECT pg_advisory_unlock(hashtext('core'), 3)");
-    await until(() => bulkWaitingOn(admin, 'actions'), 'the rebuild to wait on actions');
+    await until('the rebuild to wait on actions', () => bulkWaitingOn(admin, 'actions'), 300_000);
     // Every index of the tables before actions is built by now (their lines may still be in the pipe).
-    await until(() => lines(second, 'Built index').length > 10, 'the first index builds');
+    await until('the first index builds', () => lines(second, 'Built index').length > 10, 300_000);
     second.proc.kill('SIGKILL');
     expect(await second.exited).toBeNull();
     const left = await recordCount(admin);

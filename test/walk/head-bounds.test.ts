@@ -18,10 +18,11 @@ import { openDevnetStoreReader } from '../../src/devnet/store/index.ts';
 import { INDEX_MC_BLOCK } from '../../src/index/plan/index.ts';
 import { traceAssemblyState } from '../../src/index/traces/index.ts';
 import { createQueue, type JobQueue } from '../../src/queue/index.ts';
-import { createScratch, type Scratch } from '../db/setup-database.ts';
-import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../queue/support.ts';
-import { type Child, startTongate } from '../support/child.ts';
-import { startDevnetChain } from '../support/devnet-chain.ts';
+import { type Child, startTongate } from '../helpers/cli.ts';
+import { createScratch, type Scratch } from '../helpers/database.ts';
+import { startDevnetChain } from '../helpers/devnet-chain.ts';
+import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/queue.ts';
+import { until } from '../helpers/until.ts';
 
 const SEED = 'walk-head-bounds';
 
@@ -38,18 +39,6 @@ const children: Child[] = [];
 function track(c: Child): Child {
   children.push(c);
   return c;
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(get: () => T | Promise<T>, what: string, ms = 90_000): Promise<NonNullable<T>> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await get();
-    if (v) return v as NonNullable<T>;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
 }
 
 /** The store's committed masterchain head, read as the walker reads it. */
@@ -224,7 +213,7 @@ describe('walk backfill and tail within the head', () => {
     // The backfill plans 1..N and waits: no worker runs yet.
     const backfill = track(startTongate(['walk', 'backfill', '--from', '1', '--to', String(n), ...common], env));
     await backfill.waitFor(/"msg":"Planned backfill"/, 120_000);
-    await until(async () => (await storeHead()) >= n + 10, 'the chain to move past the backfill');
+    await until('the chain to move past the backfill', async () => (await storeHead()) >= n + 10, 90_000);
     // Tail started later, still before any worker: nothing is indexed, yet it starts where assembly needs blocks.
     const tail = track(startTongate(['walk', 'tail', '--poll-ms', '100', ...common], env));
     const started = JSON.parse(await tail.waitFor(/"msg":"Started following the masterchain head"/, 60_000)) as {
@@ -261,10 +250,14 @@ describe('walk backfill and tail within the head', () => {
     );
     expect(r.rows[0]).toEqual({ n: String(head), min: 1, max: head });
     // Trace assembly, which needs every block in order from 1, reaches the head; every transaction has its trace.
-    const assembled = await until(async () => {
-      const s = await traceAssemblyState(db);
-      return s && s.nextMcSeqno > head ? s : null;
-    }, 'trace assembly to reach the head');
+    const assembled = await until(
+      'trace assembly to reach the head',
+      async () => {
+        const s = await traceAssemblyState(db);
+        return s && s.nextMcSeqno > head ? s : null;
+      },
+      90_000,
+    );
     expect(assembled).toEqual({ firstMcSeqno: 1, nextMcSeqno: head + 1 });
     const untraced = await db.query<{ n: string }>(
       'SELECT count(*)::text AS n FROM transactions WHERE trace_id IS NULL',

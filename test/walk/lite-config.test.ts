@@ -5,16 +5,16 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { librariesFrom } from '../../src/cli/indexer-setup.ts';
+import { librariesFrom } from '../../src/app.ts';
 import { createDatabase, migrate } from '../../src/db/index.ts';
 import type { DevnetInfo, DevnetNode } from '../../src/devnet/node/index.ts';
 import { createContractsEnv } from '../../src/index/contracts/index.ts';
 import { createLiteSource } from '../../src/index/index.ts';
 import { createLitePool, loadGlobalConfig } from '../../src/lite/index.ts';
-import { createScratch, type Scratch } from '../db/setup-database.ts';
-import { checksums, checksumsOf, indexInOrder } from '../index/support.ts';
-import { type Child, startTongate } from '../support/child.ts';
-import { freePort, startDevnetChain } from '../support/devnet-chain.ts';
+import { type Child, startTongate } from '../helpers/cli.ts';
+import { createScratch, type Scratch } from '../helpers/database.ts';
+import { freePort, startDevnetChain } from '../helpers/devnet-chain.ts';
+import { checksums, checksumsOf, indexInOrder } from '../helpers/index-checksums.ts';
 
 const SEED = 'walk-lite-config';
 let dir: string;

@@ -20,8 +20,8 @@ import {
   tailResumePoint,
 } from '../../src/index/plan/index.ts';
 import { startTraceAssembly } from '../../src/index/traces/index.ts';
-import { setupDatabase, type TestDatabase } from '../db/setup-database.ts';
-import { setupQueue, type TestQueue } from '../queue/support.ts';
+import { setupDatabase, type TestDatabase } from '../helpers/database.ts';
+import { setupQueue, type TestQueue } from '../helpers/queue.ts';
 
 const ROOT = Buffer.alloc(32, 7).toString('base64');
 

@@ -11,10 +11,11 @@ import { createDatabase, migrate } from '../../src/db/index.ts';
 import type { DevnetInfo } from '../../src/devnet/node/index.ts';
 import { openDevnetStoreReader } from '../../src/devnet/store/index.ts';
 import { createDevnetStoreSource } from '../../src/index/index.ts';
-import { adminClient, createScratch, type Scratch } from '../db/setup-database.ts';
-import { checksums, checksumsOf, indexInOrder } from '../index/support.ts';
-import { type Child, startTongate } from '../support/child.ts';
-import { freePort, startDevnetChain } from '../support/devnet-chain.ts';
+import { type Child, startTongate } from '../helpers/cli.ts';
+import { adminClient, createScratch, type Scratch } from '../helpers/database.ts';
+import { freePort, startDevnetChain } from '../helpers/devnet-chain.ts';
+import { checksums, checksumsOf, indexInOrder } from '../helpers/index-checksums.ts';
+import { until } from '../helpers/until.ts';
 
 const SEED = 'walk-restart';
 let dir: string;
@@ -26,13 +27,6 @@ const children: Child[] = [];
 const redises: ChildProcess[] = [];
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(cond: () => boolean, what: string, ms = 300_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 /** A throwaway redis-server on `port`, without persistence: a restart loses every key (the worst case). */
 async function startRedis(port: number): Promise<ChildProcess> {
@@ -122,9 +116,9 @@ describe('BullMQ backfill through restarts', () => {
     const env = { DATABASE_URL: urlOf(pg), REDIS_URL: `redis://127.0.0.1:${port}` };
     const common = ['--devnet-store', info.devnetDir];
     const worker = track(startTongate(['work', ...common, '--concurrency', '2', '--lock-ms', '2000'], env));
-    await until(() => worker.err.some((l) => l.includes('"msg":"Started worker"')), 'the worker to start');
+    await until('the worker to start', () => worker.err.some((l) => l.includes('"msg":"Started worker"')), 300_000);
     const backfill = track(startTongate(['walk', 'backfill', '--from', '1', '--to', String(head), ...common], env));
-    await until(() => indexedLines(worker) >= 2, 'indexed blocks');
+    await until('indexed blocks', () => indexedLines(worker) >= 2, 300_000);
     redis.kill('SIGKILL');
     await new Promise((r) => redis.once('exit', r));
     await sleep(1500);
@@ -150,9 +144,9 @@ describe('BullMQ backfill through restarts', () => {
     const env = { DATABASE_URL: urlOf(pg), REDIS_URL: `redis://127.0.0.1:${port}` };
     const common = ['--devnet-store', info.devnetDir];
     const worker = track(startTongate(['work', ...common, '--concurrency', '2', '--lock-ms', '2000'], env));
-    await until(() => worker.err.some((l) => l.includes('"msg":"Started worker"')), 'the worker to start');
+    await until('the worker to start', () => worker.err.some((l) => l.includes('"msg":"Started worker"')), 300_000);
     const backfill = track(startTongate(['walk', 'backfill', '--from', '1', '--to', String(head), ...common], env));
-    await until(() => indexedLines(worker) >= 2, 'indexed blocks');
+    await until('indexed blocks', () => indexedLines(worker) >= 2, 300_000);
     const admin = await adminClient();
     try {
       // What clients see of a restart: every session cut (57P01 admin_shutdown), again and again for 2 s, so

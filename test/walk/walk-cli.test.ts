@@ -15,11 +15,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DevnetInfo } from '../../src/devnet/node/index.ts';
 import { openDevnetStoreReader } from '../../src/devnet/store/index.ts';
 import { listBlockTransactions, loadBlockCell } from '../../src/ton/index.ts';
-import { createScratch, type Scratch } from '../db/setup-database.ts';
-import { type checksums, checksumsOf } from '../index/support.ts';
-import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../queue/support.ts';
-import { type Child, startTongate as start } from '../support/child.ts';
-import { startDevnetChain } from '../support/devnet-chain.ts';
+import { type Child, startTongate as start } from '../helpers/cli.ts';
+import { createScratch, type Scratch } from '../helpers/database.ts';
+import { startDevnetChain } from '../helpers/devnet-chain.ts';
+import { type checksums, checksumsOf } from '../helpers/index-checksums.ts';
+import { deletePrefix, TEST_REDIS_URL, uniquePrefix } from '../helpers/queue.ts';
+import { until } from '../helpers/until.ts';
 
 const SEED = 'walk-cli';
 
@@ -27,14 +28,6 @@ const children: Child[] = [];
 function track(c: Child): Child {
   children.push(c);
   return c;
-}
-
-async function until(cond: () => boolean, what: string, ms = 300_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 let dir: string;
@@ -150,11 +143,16 @@ describe('tongate walk and work on a devnet store', () => {
     const workArgs = ['work', ...common, '--concurrency', '3', '--lock-ms', '2000'];
     // The migration runs in whichever process opens the database first; start the victim before the planner.
     const victim = track(start(workArgs, env));
-    await until(() => victim.err.some((l) => l.includes('"msg":"Started worker"')), 'the first worker to start');
+    await until(
+      'the first worker to start',
+      () => victim.err.some((l) => l.includes('"msg":"Started worker"')),
+      300_000,
+    );
     const backfill = track(start(['walk', 'backfill', '--from', '1', '--to', String(head), ...common], env));
     await until(
-      () => victim.err.filter((l) => l.includes('"msg":"Indexed masterchain block"')).length >= 2,
       'indexed blocks',
+      () => victim.err.filter((l) => l.includes('"msg":"Indexed masterchain block"')).length >= 2,
+      300_000,
     );
     victim.proc.kill('SIGKILL');
     expect(await victim.exited).toBeNull();
@@ -179,11 +177,12 @@ describe('tongate walk and work on a devnet store', () => {
       }),
     );
     await until(
+      'the tail to catch up',
       () =>
         tail.err.some(
           (l) => l.includes('"msg":"Followed the masterchain head"') && l.includes(`"indexedThrough":${head},`),
         ),
-      'the tail to catch up',
+      300_000,
     );
     const lags = tail.err
       .filter((l) => l.includes('"msg":"Followed the masterchain head"'))

@@ -17,6 +17,7 @@ import {
   loadAccountOrNone,
   loadBlockInfo,
   loadShardStateUnsplit,
+  MC_SHARD_TEXT,
   parseBoc,
   prunableCell,
   shardAccountEntries,
@@ -27,7 +28,7 @@ import {
 import type { V2Context } from './context.ts';
 
 /** The masterchain shard as a signed 64-bit decimal. */
-export const MC_SHARD = '-9223372036854775808';
+export { MC_SHARD_TEXT as MC_SHARD } from '../../ton/index.ts';
 
 /** The config changes only at key blocks; tonlib itself refreshes its last config lazily. */
 export const CONFIG_TTL_MS = 10_000;
@@ -61,7 +62,7 @@ export interface AccountAt {
 /** The head masterchain block, or the one with `seqno` (tonlib: blocks.lookupBlock, then withBlock). */
 export async function masterchainBlock(lite: LiteMethods, seqno?: number): Promise<tonNode_blockIdExt> {
   if (seqno === undefined) return (await lite.getMasterchainInfo()).last;
-  return (await lite.lookupBlock({ workchain: -1, shard: MC_SHARD, seqno })).id;
+  return (await lite.lookupBlock({ workchain: -1, shard: MC_SHARD_TEXT, seqno })).id;
 }
 
 function proofFailure(what: string, e: unknown): never {

@@ -4,7 +4,7 @@
 // present, sorted).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { hasVectors, sharedPath } from '../../../test/support/vectors.ts';
+import { hasVectors, sharedPath } from '../../../test/helpers/vectors.ts';
 import { detectInterfaces, INTERFACES, methodId } from './interfaces.ts';
 
 const b64 = (hex: string) => Buffer.from(hex, 'hex').toString('base64');

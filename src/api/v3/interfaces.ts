@@ -3,8 +3,10 @@
 // interface whose get-methods are all in the code's method dictionary (contract_methods), sorted. The names
 // are v3-api.md Appendix B's 106 (kept as toncenter spells them, "dedust_liquidity_deposit " with its space);
 // each entry lists the get-method names whose ids (crc16 | 0x10000) identify it and the code hashes (hex, as
-// ../shared/vectors/code_hashes.json writes them) that identify it exactly. Data only: names and hashes.
+// ../shared/vectors/code_hashes.json writes them) that identify it exactly; the wallets' hashes are the wallet
+// code-hash table's (src/ton/contracts/wallets.ts). Data only: names and hashes.
 import { crc16 } from '@ton/core';
+import { walletCodeHashes } from '../../ton/index.ts';
 
 export interface InterfaceRule {
   name: string;
@@ -25,6 +27,11 @@ function iface(name: string, getters: string[], hexHashes: string[]): InterfaceR
     methods: getters.map(methodId),
     codeHashes: hexHashes.map((h) => Buffer.from(h, 'hex').toString('base64')),
   };
+}
+
+/** A wallet's interface: its code hashes are the wallet code-hash table's (src/ton/contracts/wallets.ts). */
+function wallet(name: string, getters: string[]): InterfaceRule {
+  return iface(name, getters, walletCodeHashes(name));
 }
 
 /** In toncenter's order: the first entry holding a code hash names it. */
@@ -285,64 +292,25 @@ export const INTERFACES: readonly InterfaceRule[] = [
     ['c5ef19df22aee8b707bd7a181174e400a4225223c5ae40d8320f5ddd707d34a1'],
   ),
   iface('tv_pool', ['get_pool_data', 'get_nominator_data', 'list_nominators', 'list_votes'], []),
-  iface('wallet_v1r1', [], ['a0cfc2c48aee16a271f2cfc0b7382d81756cecb1017d077faaab3bb602f6868c']),
-  iface('wallet_v1r2', ['seqno'], ['d4902fcc9fad74698fa8e353220a68da0dcf72e32bcb2eb9ee04217c17d3062c']),
-  iface(
-    'wallet_v1r3',
-    ['seqno', 'get_public_key'],
-    ['587cc789eff1c84f46ec3797e45fc809a14ff5ae24f1e0c7a6a99cc9dc9061ff'],
-  ),
-  iface('wallet_v2r1', ['seqno'], ['5c9a5e68c108e18721a07c42f9956bfb39ad77ec6d624b60c576ec88eee65329']),
-  iface(
-    'wallet_v2r2',
-    ['seqno', 'get_public_key'],
-    ['fe9530d3243853083ef2ef0b4c2908c0abf6fa1c31ea243aacaa5bf8c7d753f1'],
-  ),
-  iface('wallet_v3r1', ['seqno'], ['b61041a58a7980b946e8fb9e198e3c904d24799ffa36574ea4251c41a566f581']),
-  iface(
-    'wallet_v3r2',
-    ['get_public_key', 'seqno'],
-    ['84dafa449f98a6987789ba232358072bc0f76dc4524002a5d0918b9a75d2d599'],
-  ),
-  iface(
-    'wallet_v4r1',
-    ['get_plugin_list', 'is_plugin_installed', 'get_public_key', 'seqno', 'get_subwallet_id'],
-    ['64dd54805522c5be8a9db59cea0105ccf0d08786ca79beb8cb79e880a8d7322d'],
-  ),
-  iface(
-    'wallet_v4r2',
-    ['get_plugin_list', 'is_plugin_installed', 'get_public_key', 'seqno', 'get_subwallet_id'],
-    ['feb5ff6820e2ff0d9483e7e0d62c817d846789fb4ae580c878866d959dabd5c0'],
-  ),
-  iface(
-    'wallet_v5_beta',
-    ['seqno'],
-    [
-      'f3d7ca53493deedac28b381986a849403cbac3d2c584779af081065af0ac4b93',
-      'e4cf3b2f4c6d6a61ea0f2b5447d266785b26af3637db2deee6bcd1aa826f3412',
-    ],
-  ),
-  iface(
-    'wallet_v5r1',
-    ['seqno', 'get_public_key', 'get_subwallet_id', 'get_extensions', 'is_signature_allowed'],
-    ['20834b7b72b112147e1b2fb457b84e74d1a30f04f737d4f62a668e9552d2b72f'],
-  ),
-  iface('wallet_highload_v1r1', [], ['d8cdbbb79f2c5caa677ac450770be0351be21e1250486de85cc52aa33dd16484']),
-  iface('wallet_highload_v1r2', [], ['0dceed21269d66013e95b19fbb5c55a6f01adad40837baa8e521cde3a02aa46c']),
-  iface('wallet_highload_v2', ['get_public_key'], ['9494d1cc8edf12f05671a1a9ba09921096eb50811e1924ec65c3c629fbb80812']),
-  iface('wallet_highload_v2r1', [], ['8ceb45b3cd4b5cc60eaae1c13b9c092392677fe536b2e9b2d801b62eff931fe1']),
-  iface('wallet_highload_v2r2', [], ['203dd4f358adb49993129aa925cac39916b68a0e4f78d26e8f2c2b69eafa5679']),
-  iface(
-    'wallet_highload_v3r1',
-    ['get_public_key', 'get_subwallet_id', 'get_timeout'],
-    ['11acad7955844090f283bf238bc1449871f783e7cc0979408d3f4859483e8525'],
-  ),
-  iface('wallet_preprocessed_v2', [], ['45ebbce9b5d235886cb6bfe1c3ad93b708de058244892365c9ee0dfe439cb7b5']),
-  iface(
-    'wallet_vesting',
-    ['seqno', 'get_public_key', 'get_vesting_data'],
-    ['b48b531abec3b714638291f7d77ed6dc9f6a2729efca20477137374d4ae8b590'],
-  ),
+  wallet('wallet_v1r1', []),
+  wallet('wallet_v1r2', ['seqno']),
+  wallet('wallet_v1r3', ['seqno', 'get_public_key']),
+  wallet('wallet_v2r1', ['seqno']),
+  wallet('wallet_v2r2', ['seqno', 'get_public_key']),
+  wallet('wallet_v3r1', ['seqno']),
+  wallet('wallet_v3r2', ['get_public_key', 'seqno']),
+  wallet('wallet_v4r1', ['get_plugin_list', 'is_plugin_installed', 'get_public_key', 'seqno', 'get_subwallet_id']),
+  wallet('wallet_v4r2', ['get_plugin_list', 'is_plugin_installed', 'get_public_key', 'seqno', 'get_subwallet_id']),
+  wallet('wallet_v5_beta', ['seqno']),
+  wallet('wallet_v5r1', ['seqno', 'get_public_key', 'get_subwallet_id', 'get_extensions', 'is_signature_allowed']),
+  wallet('wallet_highload_v1r1', []),
+  wallet('wallet_highload_v1r2', []),
+  wallet('wallet_highload_v2', ['get_public_key']),
+  wallet('wallet_highload_v2r1', []),
+  wallet('wallet_highload_v2r2', []),
+  wallet('wallet_highload_v3r1', ['get_public_key', 'get_subwallet_id', 'get_timeout']),
+  wallet('wallet_preprocessed_v2', []),
+  wallet('wallet_vesting', ['seqno', 'get_public_key', 'get_vesting_data']),
   iface('whales_pool', ['get_staking_status', 'get_pool_status', 'get_member', 'get_members_raw', 'get_params'], []),
   iface('x1000_wallet_v1', [], ['43d44716d326a832ced56a6b60a02cb67630e04f5785fe89f8784a110cf36151']),
   iface(

@@ -18,7 +18,7 @@ import {
   WalletContractV5R1,
 } from '@ton/ton';
 import { describe, expect, it } from 'vitest';
-import { hasVectors, loadVector } from '../../../test/support/vectors.ts';
+import { hasVectors, loadVector } from '../../../test/helpers/vectors.ts';
 import { knownWalletCode } from '../../ton/index.ts';
 import { parseWalletState } from './wallet-state.ts';
 

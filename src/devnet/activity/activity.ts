@@ -3,6 +3,7 @@
 // cycles. Step i runs the cycle's step i % length with choices drawn from the seed; each step waits (bounded) for its
 // effects; a failed step is logged and counted and the loop goes on.
 import { ConfigError, isTongateError } from '../../common/index.ts';
+import type { Log } from '../../common/logger.ts';
 import {
   createLitePool,
   type GlobalConfig,
@@ -21,7 +22,6 @@ import {
   type ActivityCounters,
   type ActivityHandle,
   type ActivityLedger,
-  type ActivityLog,
   type ActivityOptions,
   type ActivityStepKind,
 } from './types.ts';
@@ -70,7 +70,7 @@ async function openChain(o: ActivityOptions): Promise<{ chain: ActivityChain; po
 async function awaitWallets(
   chain: ActivityChain,
   wallets: readonly ActivityWallet[],
-  log: ActivityLog,
+  log: Log,
   o: { timeoutMs: number; pollMs: number; signal: AbortSignal },
 ): Promise<void> {
   const r = await waitFor(
@@ -94,7 +94,7 @@ export async function startActivity(o: ActivityOptions): Promise<ActivityHandle>
   checkPositiveInt('stepTimeoutMs', o.stepTimeoutMs, false);
   checkPositiveInt('pollMs', o.pollMs, false);
   const seed = o.seed ?? DEFAULT_SEED;
-  const log: ActivityLog = o.log ?? (() => {});
+  const log: Log = o.log ?? (() => {});
   const intervalMs = o.intervalMs ?? DEFAULT_INTERVAL_MS;
   const timeoutMs = o.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
   const pollMs = o.pollMs ?? DEFAULT_POLL_MS;

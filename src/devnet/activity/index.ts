@@ -19,8 +19,6 @@ export {
   type ActivityHandle,
   type ActivityKindCounters,
   type ActivityLedger,
-  type ActivityLog,
-  type ActivityLogLevel,
   type ActivityOptions,
   type ActivityStepKind,
   CONTRACTS_CYCLE,

@@ -3,12 +3,12 @@
 // next resolver), deletes one, and transfers the name to another genesis wallet. Effects are read back through
 // the item's get_nft_data (owner, record dictionary) as any client would.
 import { type Address, type Cell, internal, toNano } from '@ton/core';
+import { DNS_OP } from '../../ton/index.ts';
 import {
   DEVNET_DNS_COLLECTION,
   DEVNET_DNS_COLLECTION_INIT,
   DEVNET_DNS_SUFFIX,
   DNS_CATEGORY,
-  DNS_OP,
   DNS_REGISTRATION_PRICE,
   dnsItemAddress,
   dnsItemIndex,

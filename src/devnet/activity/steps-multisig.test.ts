@@ -4,9 +4,9 @@
 import { type Address, type Cell, type Transaction, toNano } from '@ton/core';
 import { Blockchain, createShardAccount } from '@ton/sandbox';
 import { describe, expect, it } from 'vitest';
+import { MULTISIG_OP } from '../../ton/index.ts';
 import {
   getOrderAddressArgs,
-  MULTISIG_OP,
   parseOrder,
   readMultisigData,
   readMultisigOrderData,

@@ -4,6 +4,7 @@
 
 import { type Address, beginCell, external, internal, storeMessage, toNano } from '@ton/core';
 import { keyPairFromSeed } from '@ton/crypto';
+import { NFT_OP } from '../../ton/index.ts';
 import {
   HIGHLOAD_V3_DEFAULT_SUBWALLET_ID,
   highloadQueryIdAt,
@@ -11,7 +12,6 @@ import {
   highloadV3Address,
   highloadV3ExternalBody,
   highloadV3StateInit,
-  NFT_OP,
   offchainContent,
   processedArgs,
   readHighloadPublicKey,

@@ -2,6 +2,7 @@
 // with one whitelisted address, adds addresses later, and the owner sends from it, by either of the two paths the
 // contract offers (an internal send from the owner's wallet, or an external signed with the owner's key).
 import { type Address, beginCell, type Cell, external, internal, storeMessage, toNano } from '@ton/core';
+import { VESTING_OP } from '../../ton/index.ts';
 import {
   isWhitelistedArgs,
   readIsWhitelisted,
@@ -12,7 +13,6 @@ import {
   toCell,
   VESTING_DEFAULT_SUBWALLET_ID,
   VESTING_LOCKED_SEND_MODE,
-  VESTING_OP,
   type VestingParams,
   vestingAddress,
   vestingExternalBody,

@@ -4,13 +4,12 @@
 // or slow effect (errors of the chain client itself do propagate to the loop).
 // The helpers they share are in step-kit.ts; the contract families' steps are in steps-<family>.ts.
 import { Address, type Cell, contractAddress, internal, type Transaction, toNano } from '@ton/core';
+import { JETTON_OP, NFT_OP } from '../../ton/index.ts';
 import {
   JETTON_ERROR,
-  JETTON_OP,
   jettonMinterStateInit,
   jettonTransfer,
   jettonWalletAddress,
-  NFT_OP,
   NO_PAYLOAD,
   nftCollectionStateInit,
   nftItemAddress,

@@ -1,5 +1,6 @@
 // The activity's public surface: options, the handle, its counters, and the ledger of what it did.
 import type { Address } from '@ton/core';
+import type { Log } from '../../common/logger.ts';
 import type { GlobalConfig, LiteMethods } from '../../lite/index.ts';
 import type { ActivityChain } from './chain.ts';
 import type { LedgerCollection, LedgerJetton } from './ledger-core.ts';
@@ -92,10 +93,6 @@ export const CONTRACTS_CYCLE: readonly ActivityStepKind[] = [
 /** Step i runs cycle[i % length]; by default this one, which covers every kind. */
 export const ACTIVITY_CYCLE: readonly ActivityStepKind[] = [...CORE_CYCLE, ...CONTRACTS_CYCLE];
 
-export type ActivityLogLevel = 'debug' | 'info' | 'warn' | 'error';
-/** Structured log sink: a past-tense message and fields (style guide §6.3). */
-export type ActivityLog = (level: ActivityLogLevel, msg: string, fields?: Record<string, unknown>) => void;
-
 export interface ActivityOptions {
   /** An open liteserver pool (or pinned client); the activity does not close it. */
   pool?: LiteMethods;
@@ -107,7 +104,7 @@ export interface ActivityOptions {
   wallets: string | readonly ActivityWalletEntry[];
   /** Every choice (wallets, amounts, fresh addresses, contract contents) derives from it. Default 'tongate'. */
   seed?: string;
-  log?: ActivityLog;
+  log?: Log;
   /** Stops the loop (after aborting the step in progress). */
   signal?: AbortSignal;
   /** Pause between steps; default 1000 ms. */

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { beginCell, type Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { hasVectors, vectorPath } from '../../../test/support/vectors.ts';
+import { hasVectors, vectorPath } from '../../../test/helpers/vectors.ts';
 import {
   type Block,
   listShards,

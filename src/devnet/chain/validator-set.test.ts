@@ -2,7 +2,7 @@ import { createHash, createPublicKey, generateKeyPairSync, verify } from 'node:c
 import { Cell } from '@ton/core';
 import { keyPairFromSeed } from '@ton/crypto';
 import { describe, expect, it } from 'vitest';
-import { hasVectors, loadVector } from '../../../test/support/vectors.ts';
+import { hasVectors, loadVector } from '../../../test/helpers/vectors.ts';
 import {
   loadBlockInfo,
   loadConfigParam,

@@ -5,7 +5,8 @@
 import { Address, beginCell, Cell, Dictionary, type TupleItem, toNano } from '@ton/core';
 import { Blockchain, createShardAccount, type SandboxContract, type TreasuryContract } from '@ton/sandbox';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { hasVectors, loadVector } from '../../../test/support/vectors.ts';
+import { hasVectors, loadVector } from '../../../test/helpers/vectors.ts';
+import { DNS_OP } from '../../ton/index.ts';
 import {
   DEVNET_DNS_COLLECTION,
   DEVNET_DNS_COLLECTION_CONTENT,
@@ -14,7 +15,6 @@ import {
   DNS_COLLECTION_CODE,
   DNS_ERROR,
   DNS_ITEM_CODE,
-  DNS_OP,
   DNS_REGISTRATION_PRICE,
   dnsItemAddress,
   dnsItemIndex,

@@ -14,25 +14,13 @@ import {
   type TupleItem,
   TupleReader,
 } from '@ton/core';
+import { DNS_OP } from '../../ton/index.ts';
 import { DNS_COLLECTION_CODE_BOC } from './dns-collection.compiled.ts';
 import { DNS_ITEM_CODE_BOC } from './dns-item.compiled.ts';
 import { contentKey, onchainContent, textComment } from './payload.ts';
 
 export const DNS_COLLECTION_CODE: Cell = Cell.fromBase64(DNS_COLLECTION_CODE_BOC);
 export const DNS_ITEM_CODE: Cell = Cell.fromBase64(DNS_ITEM_CODE_BOC);
-
-export const DNS_OP = {
-  /** The registration: op 0 followed by the label as a text comment. */
-  register: 0x00000000,
-  fillUp: 0x370fec51,
-  changeDnsRecord: 0x4eb1f0f9,
-  editContent: 0x1a0b9d51,
-  transfer: 0x5fcc3d14,
-  ownershipAssigned: 0x05138d91,
-  excesses: 0xd53276db,
-  getStaticData: 0x2fcb26a2,
-  reportStaticData: 0x8b771735,
-} as const;
 
 /** Exit codes of contracts/dns (the .ton reference's numbers). */
 export const DNS_ERROR = {

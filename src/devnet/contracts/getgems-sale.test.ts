@@ -5,6 +5,7 @@
 import { type Address, Cell, type Transaction, toNano } from '@ton/core';
 import { Blockchain, type SandboxContract, type TreasuryContract } from '@ton/sandbox';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { NFT_OP } from '../../ton/index.ts';
 import {
   GETGEMS_SALE_BUYER_FORWARD,
   GETGEMS_SALE_CODE_HASH,
@@ -19,7 +20,7 @@ import {
   getgemsSaleStateInit,
   readGetgemsSaleData,
 } from './getgems-sale.ts';
-import { NFT_OP, readNftData, readRoyaltyParams, storeNftTransfer } from './nft.ts';
+import { readNftData, readRoyaltyParams, storeNftTransfer } from './nft.ts';
 import { NO_PAYLOAD, offchainContent, snakeText, toCell } from './payload.ts';
 import { exitCode, findTx, internalIn, isAborted, outMessages, runGetter } from './sandbox.test-util.ts';
 import {

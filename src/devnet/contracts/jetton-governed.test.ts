@@ -5,9 +5,9 @@
 import { Address, type Cell, contractAddress, Dictionary, toNano } from '@ton/core';
 import { Blockchain, type SandboxContract, type TreasuryContract } from '@ton/sandbox';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { JETTON_OP } from '../../ton/index.ts';
 import {
   getWalletAddressArgs,
-  JETTON_OP,
   jettonTransfer,
   readJettonData,
   readJettonWalletAddress,

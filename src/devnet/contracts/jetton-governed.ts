@@ -12,6 +12,7 @@ import {
   type TupleItem,
   TupleReader,
 } from '@ton/core';
+import { JETTON_OP } from '../../ton/index.ts';
 import { JETTON_GOVERNED_MINTER_CODE_BOC } from './jetton-governed-minter.compiled.ts';
 import { JETTON_GOVERNED_WALLET_CODE_BOC } from './jetton-governed-wallet.compiled.ts';
 import { snakeText } from './payload.ts';
@@ -19,15 +20,16 @@ import { snakeText } from './payload.ts';
 export const JETTON_GOVERNED_MINTER_CODE: Cell = Cell.fromBase64(JETTON_GOVERNED_MINTER_CODE_BOC);
 export const JETTON_GOVERNED_WALLET_CODE: Cell = Cell.fromBase64(JETTON_GOVERNED_WALLET_CODE_BOC);
 
+/** The governed minter's admin ops: JETTON_OP's v2 numbers. */
 export const GOVERNED_JETTON_OP = {
-  mint: 0x642b7d07,
-  changeAdmin: 0x6501f354,
-  claimAdmin: 0xfb88e119,
-  callTo: 0x235caf52,
-  setStatus: 0xeed236d3,
-  changeMetadataUri: 0xcb862902,
-  upgrade: 0x2508d66a,
-  topUp: 0xd372158c,
+  mint: JETTON_OP.mint,
+  changeAdmin: JETTON_OP.changeAdmin,
+  claimAdmin: JETTON_OP.claimAdmin,
+  callTo: JETTON_OP.callTo,
+  setStatus: JETTON_OP.setStatus,
+  changeMetadataUri: JETTON_OP.changeMetadataUri,
+  upgrade: JETTON_OP.upgrade,
+  topUp: JETTON_OP.topUp,
 } as const;
 
 /** Exit codes of contracts/jetton-governed (the stablecoin reference's numbers). */

@@ -4,11 +4,11 @@
 import { Address, beginCell, type Cell, contractAddress, toNano } from '@ton/core';
 import { Blockchain, createShardAccount, internal, type SandboxContract, type TreasuryContract } from '@ton/sandbox';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { JETTON_OP } from '../../ton/index.ts';
 import { JETTON_WALLET_CODE } from './codes.ts';
 import {
   getWalletAddressArgs,
   JETTON_ERROR,
-  JETTON_OP,
   jettonMinterStateInit,
   jettonTransfer,
   jettonWalletStateInit,

@@ -11,22 +11,9 @@ import {
   type TupleItem,
   TupleReader,
 } from '@ton/core';
+import { JETTON_OP } from '../../ton/index.ts';
 import { JETTON_MINTER_CODE, JETTON_WALLET_CODE } from './codes.ts';
 import { type EitherCellRef, NO_PAYLOAD, storeEitherCellRef } from './payload.ts';
-
-export const JETTON_OP = {
-  transfer: 0x0f8a7ea5,
-  internalTransfer: 0x178d4519,
-  transferNotification: 0x7362d09c,
-  excesses: 0xd53276db,
-  burn: 0x595f07bc,
-  burnNotification: 0x7bdd97de,
-  provideWalletAddress: 0x2c76b973,
-  takeWalletAddress: 0xd1735400,
-  mint: 0x00000015,
-  changeAdmin: 0x00000003,
-  changeContent: 0x00000004,
-} as const;
 
 /** Exit codes of contracts/jetton (the v1 reference's numbers). */
 export const JETTON_ERROR = {
@@ -196,7 +183,7 @@ export interface JettonMint {
 
 export function storeJettonMint(v: JettonMint) {
   return (b: Builder) => {
-    b.storeUint(JETTON_OP.mint, 32)
+    b.storeUint(JETTON_OP.mintV1, 32)
       .storeUint(v.queryId, 64)
       .storeAddress(v.toAddress)
       .storeCoins(v.tonAmount)
@@ -212,7 +199,7 @@ export interface JettonChangeAdmin {
 
 export function storeJettonChangeAdmin(v: JettonChangeAdmin) {
   return (b: Builder) => {
-    b.storeUint(JETTON_OP.changeAdmin, 32).storeUint(v.queryId, 64).storeAddress(v.newAdmin);
+    b.storeUint(JETTON_OP.changeAdminV1, 32).storeUint(v.queryId, 64).storeAddress(v.newAdmin);
   };
 }
 
@@ -224,7 +211,7 @@ export interface JettonChangeContent {
 
 export function storeJettonChangeContent(v: JettonChangeContent) {
   return (b: Builder) => {
-    b.storeUint(JETTON_OP.changeContent, 32).storeUint(v.queryId, 64).storeRef(v.content);
+    b.storeUint(JETTON_OP.changeContentV1, 32).storeUint(v.queryId, 64).storeRef(v.content);
   };
 }
 

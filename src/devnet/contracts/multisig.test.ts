@@ -14,13 +14,13 @@ import {
 } from '@ton/core';
 import { Blockchain, createShardAccount, type SandboxContract, type TreasuryContract } from '@ton/sandbox';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { MULTISIG_OP } from '../../ton/index.ts';
 import {
   getOrderAddressArgs,
   getOrderEstimateArgs,
   MAX_ORDER_SEQNO,
   MULTISIG_CODE,
   MULTISIG_ERROR,
-  MULTISIG_OP,
   MULTISIG_ORDER_CODE,
   type MultisigAction,
   multisigOrderAddress,

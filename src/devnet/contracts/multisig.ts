@@ -16,6 +16,7 @@ import {
   type TupleItem,
   TupleReader,
 } from '@ton/core';
+import { MULTISIG_OP } from '../../ton/index.ts';
 import { MULTISIG_CODE_BOC } from './multisig.compiled.ts';
 import { MULTISIG_ORDER_CODE_BOC } from './multisig-order.compiled.ts';
 
@@ -25,16 +26,6 @@ export { MULTISIG_ORDER_CODE_HASH } from './multisig-order.compiled.ts';
 export const MULTISIG_CODE: Cell = Cell.fromBase64(MULTISIG_CODE_BOC);
 /** The order code, raw (not a library cell): deployed orders carry it and get_order_address derives from it. */
 export const MULTISIG_ORDER_CODE: Cell = Cell.fromBase64(MULTISIG_ORDER_CODE_BOC);
-
-export const MULTISIG_OP = {
-  newOrder: 0xf718510f,
-  execute: 0x75097f5d,
-  executeInternal: 0xa32c59bf,
-  init: 0x9c73fba2,
-  approve: 0xa762230f,
-  approveAccepted: 0x82609bf6,
-  approveRejected: 0xafaf283e,
-} as const;
 
 /** Tags of the order's actions (the first 32 bits of each action cell). */
 export const MULTISIG_ACTION = {

@@ -4,12 +4,12 @@
 import { type Address, contractAddress, toNano } from '@ton/core';
 import { Blockchain, type SandboxContract, type TreasuryContract } from '@ton/sandbox';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { NFT_OP } from '../../ton/index.ts';
 import { NFT_ITEM_CODE } from './codes.ts';
 import {
   getNftAddressByIndexArgs,
   getNftContentArgs,
   NFT_ERROR,
-  NFT_OP,
   nftCollectionStateInit,
   nftItemInitCell,
   nftItemStateInit,

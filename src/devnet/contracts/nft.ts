@@ -13,21 +13,9 @@ import {
   type TupleItem,
   TupleReader,
 } from '@ton/core';
+import { NFT_OP } from '../../ton/index.ts';
 import { NFT_COLLECTION_CODE, NFT_ITEM_CODE } from './codes.ts';
 import { type EitherCellRef, storeEitherCellRef } from './payload.ts';
-
-export const NFT_OP = {
-  transfer: 0x5fcc3d14,
-  ownershipAssigned: 0x05138d91,
-  excesses: 0xd53276db,
-  getStaticData: 0x2fcb26a2,
-  reportStaticData: 0x8b771735,
-  deployItem: 0x00000001,
-  batchDeploy: 0x00000002,
-  changeOwner: 0x00000003,
-  getRoyaltyParams: 0x693d3950,
-  reportRoyaltyParams: 0xa8cb00ad,
-} as const;
 
 /** Exit codes of contracts/nft (the reference's numbers). */
 export const NFT_ERROR = {

@@ -6,10 +6,10 @@ import { createRequire } from 'node:module';
 import { Address, type Cell, toNano } from '@ton/core';
 import { Blockchain, type SandboxContract, type TreasuryContract } from '@ton/sandbox';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { JETTON_OP } from '../../ton/index.ts';
 import {
   getWalletAddressArgs,
   JETTON_ERROR,
-  JETTON_OP,
   jettonTransfer,
   readJettonData,
   readJettonWalletAddress,

@@ -5,11 +5,11 @@
 import { type Address, toNano } from '@ton/core';
 import { Blockchain, type SandboxContract, type TreasuryContract } from '@ton/sandbox';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { NFT_OP } from '../../ton/index.ts';
 import {
   getNftAddressByIndexArgs,
   getNftContentArgs,
   NFT_ERROR,
-  NFT_OP,
   readNftAddressByIndex,
   readNftCollectionData,
   readNftContent,

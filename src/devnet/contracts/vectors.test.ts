@@ -4,9 +4,9 @@
 import { Address, Cell, contractAddress, Dictionary, toNano } from '@ton/core';
 import { Blockchain, internal, type SandboxContract, type TreasuryContract } from '@ton/sandbox';
 import { describe, expect, it } from 'vitest';
-import { loadVector } from '../../../test/support/vectors.ts';
+import { loadVector } from '../../../test/helpers/vectors.ts';
+import { JETTON_OP } from '../../ton/index.ts';
 import {
-  JETTON_OP,
   jettonMinterStateInit,
   jettonWalletAddress,
   jettonWalletStateInit,

@@ -6,6 +6,7 @@ import { type Address, beginCell, external, internal, type MessageRelaxed, store
 import { keyPairFromSeed } from '@ton/crypto';
 import { Blockchain, type SandboxContract, type TreasuryContract } from '@ton/sandbox';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { VESTING_OP } from '../../ton/index.ts';
 import { textComment, toCell } from './payload.ts';
 import { exitCode, findTx, internalIn, matches, outMessages, runGetter, stackTypes } from './sandbox.test-util.ts';
 import {
@@ -19,7 +20,6 @@ import {
   storeVestingAddWhitelist,
   storeVestingSend,
   VESTING_ERROR,
-  VESTING_OP,
   type VestingParams,
   vestingAddress,
   vestingExternalBody,

@@ -16,14 +16,8 @@ import {
   TupleReader,
 } from '@ton/core';
 import { sign } from '@ton/crypto';
+import { VESTING_OP } from '../../ton/index.ts';
 import { standardCodes } from './standard-codes.ts';
-
-export const VESTING_OP = {
-  send: 0xa7733acd,
-  sendResponse: 0xf7733acd,
-  addWhitelist: 0x7258a69b,
-  addWhitelistResponse: 0xf258a69b,
-} as const;
 
 export const VESTING_ERROR = {
   invalidSeqno: 33,

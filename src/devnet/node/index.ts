@@ -36,8 +36,6 @@ export {
 export type {
   DevnetBlockEvent,
   DevnetInfo,
-  DevnetLog,
-  DevnetLogLevel,
   DevnetNode,
   DevnetNodeOptions,
   DevnetStepStats,

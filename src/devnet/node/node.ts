@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { type Cell, loadAccount } from '@ton/core';
 import { keyPairFromSeed } from '../../adnl/index.ts';
 import { ConfigError, LiteServerError } from '../../common/errors.ts';
+import type { Log } from '../../common/logger.ts';
 import { createLiteServer, type LiteServer } from '../../lite/index.ts';
 import { type BlockIdExt, parseBoc } from '../../ton/index.ts';
 import { createTvmRunner, type TvmRunnerHandle } from '../../tvm/index.ts';
@@ -29,7 +30,7 @@ import { createPrevBlocksSource } from './prev-blocks.ts';
 import { createProducer, type Producer } from './producer.ts';
 import { devnetGlobalConfigText, devnetNetworkInfo, walletsFileEntries, writeFileAtomic } from './published-files.ts';
 import { createSignatureStore } from './signatures.ts';
-import type { DevnetBlockEvent, DevnetInfo, DevnetLog, DevnetNode, DevnetNodeOptions } from './types.ts';
+import type { DevnetBlockEvent, DevnetInfo, DevnetNode, DevnetNodeOptions } from './types.ts';
 
 export const DEFAULT_LITE_PORT = 4924;
 export const DEFAULT_BLOCK_INTERVAL_MS = 400;
@@ -80,7 +81,7 @@ function checkPort(name: string, p: number): void {
 }
 
 export function createDevnetNode(opts: DevnetNodeOptions): DevnetNode {
-  const log: DevnetLog = opts.log ?? (() => {});
+  const log: Log = opts.log ?? (() => {});
   const clock = opts.clock ?? Date.now;
   const dataDir = resolve(opts.dataDir);
   const devnetDir = join(dataDir, 'devnet');

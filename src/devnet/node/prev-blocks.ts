@@ -2,12 +2,10 @@
 // masterchain blocks up to `mc`, the last key block, and from global version 9 every 100th block (16 of them).
 
 import { Lru } from '../../common/index.ts';
-import type { BlockIdExt } from '../../ton/index.ts';
+import { type BlockIdExt, MC_SHARD } from '../../ton/index.ts';
 import type { PrevBlocksInfo } from '../../tvm/index.ts';
 import { type ChainTop, viewMc } from '../chain/index.ts';
 import type { DevnetStore } from '../store/index.ts';
-
-const MC_SHARD = 0x8000000000000000n;
 
 export interface PrevBlocksSource {
   of(mc: ChainTop): Promise<PrevBlocksInfo>;

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Cell } from '@ton/core';
+import type { Log } from '../../common/logger.ts';
 import { cellsFromBoc } from '../../ton/index.ts';
 import type { TvmRunner } from '../../tvm/index.ts';
 import {
@@ -18,7 +19,7 @@ import {
 import type { DevnetStore, QueuedExternal } from '../store/index.ts';
 import type { DevnetView, HotBlock } from './devnet-view.ts';
 import type { SignatureStore } from './signatures.ts';
-import type { DevnetBlockEvent, DevnetLog, DevnetStepStats } from './types.ts';
+import type { DevnetBlockEvent, DevnetStepStats } from './types.ts';
 
 export interface ProducerDeps {
   store: DevnetStore;
@@ -33,7 +34,7 @@ export interface ProducerDeps {
   shardLeadMs: number;
   maxExternalsPerStep: number;
   clock: () => number;
-  log: DevnetLog;
+  log: Log;
   logEvery: number;
   emit: (e: DevnetBlockEvent) => void;
   /** Loads the tops the store's head names (after a failed step, whose commit may or may not have landed). */

@@ -19,7 +19,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ConfigError } from '../../common/errors.ts';
 import { readGlobalConfigText } from '../../lite/index.ts';
-import type { BlockIdExt } from '../../ton/index.ts';
+import { type BlockIdExt, MC_SHARD_TEXT } from '../../ton/index.ts';
 import { DEVNET_DNS_COLLECTION, DEVNET_DNS_SUFFIX } from '../contracts/dns.ts';
 import { DEVNET_GLOBAL_ID, type DevnetWallet } from '../genesis/index.ts';
 
@@ -122,7 +122,6 @@ export function ipv4ToInt32(host: string): number {
   return (a << 24) | (b << 16) | (c << 8) | d | 0;
 }
 
-const MC_SHARD_TEXT = '-9223372036854775808';
 const SHARD_PLACEHOLDER = '__tongate_mc_shard__';
 
 function blockIdJson(id: BlockIdExt) {

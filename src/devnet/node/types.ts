@@ -1,10 +1,8 @@
 // The devnet node's public surface: its options, what it reports, and the events it publishes per step.
+
+import type { Log } from '../../common/logger.ts';
 import type { ChainView } from '../../lite/index.ts';
 import type { BlockIdExt } from '../../ton/index.ts';
-
-export type DevnetLogLevel = 'debug' | 'info' | 'warn' | 'error';
-/** Structured log sink: a past-tense message and fields (style guide §6.3). */
-export type DevnetLog = (level: DevnetLogLevel, msg: string, fields?: Record<string, unknown>) => void;
 
 export interface DevnetNodeOptions {
   /** The data folder; the node keeps everything under `<dataDir>/devnet/`. */
@@ -31,7 +29,7 @@ export interface DevnetNodeOptions {
   host?: string;
   /** Genesis seed: keys, wallets and the reserve derive from it. Default 'tongate'. An existing devnet must match. */
   seed?: string;
-  log?: DevnetLog;
+  log?: Log;
   /** Genesis wallets per version (v3r2, v4r2, v5r1). Default 1. Only used when the devnet is created. */
   walletsPerVersion?: number;
   /**

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { beginCell, Cell, CellType } from '@ton/core';
 import { ClassicLevel } from 'classic-level';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { distinctCells } from '../../../test/support/cells.ts';
-import { loadVector } from '../../../test/support/vectors.ts';
+import { distinctCells } from '../../../test/helpers/cells.ts';
+import { loadVector } from '../../../test/helpers/vectors.ts';
 import { CellStore, cellKey, decodeCellRecord, encodeCell, hashKey } from './cell-store.ts';
 
 function realTrees(): Cell[] {

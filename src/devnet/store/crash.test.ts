@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { Address } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadNodeDbChain, type NodeDbChain } from '../../../test/devnet/support/chain-fixtures.ts';
-import { spawnWriter, type WriterProcess } from '../../../test/devnet/support/spawn-writer.ts';
+import { loadNodeDbChain, type NodeDbChain } from '../../../test/helpers/store-chain.ts';
+import { spawnWriter, type WriterProcess } from '../../../test/helpers/store-writer.ts';
 import { type BlockIdExt, listBlockTransactions, loadBlockCell, parseBoc } from '../../ton/index.ts';
 import { openDevnetStore } from './index.ts';
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Address, Cell } from '@ton/core';
 import { ClassicLevel } from 'classic-level';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChainBlock, loadNodeDbChain, type NodeDbChain } from '../../../test/devnet/support/chain-fixtures.ts';
+import { type ChainBlock, loadNodeDbChain, type NodeDbChain } from '../../../test/helpers/store-chain.ts';
 import { isTongateError } from '../../common/errors.ts';
 import { type BlockIdExt, listBlockTransactions } from '../../ton/index.ts';
 import { openDevnetStore, openDevnetStoreReader } from './index.ts';

@@ -1,8 +1,9 @@
 // Classification of stored traces: those that became final in a masterchain block (the per-block job), or any set of
 // stored traces (rederive). Reads trees and interfaces, runs the matchers, replaces the traces' actions in one
 // transaction per batch. A trace whose matchers throw is marked `failed` and logged; the others still land.
+
+import type { Log } from '../../common/logger.ts';
 import type { Database } from '../../db/index.ts';
-import type { IndexLog } from '../index-mc-block.ts';
 import { classifyTrace } from './classify.ts';
 import { interfacesOf, loadInterfaces, traceRequests } from './interfaces.ts';
 import { loadTraceInputs, type StoredTrace } from './load.ts';
@@ -17,7 +18,7 @@ export interface ClassifyResult {
 
 export interface ClassifyDeps {
   db: Database;
-  log?: IndexLog;
+  log?: Log;
   matchers?: readonly Matcher[];
   /** Traces per read-classify-write round (default 500). */
   batch?: number;

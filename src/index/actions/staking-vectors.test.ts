@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { Address, Cell, loadShardAccount, loadTransaction, type Transaction } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { hasVectors, vectorPath } from '../../../test/support/vectors.ts';
+import { hasVectors, vectorPath } from '../../../test/helpers/vectors.ts';
 import { listBlockTransactions, loadBlockCell, transactionFromCell, transactionView } from '../../ton/index.ts';
 import { classifyTrace } from './classify.ts';
 import { interfacesOf } from './interfaces.ts';

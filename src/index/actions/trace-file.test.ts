@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { hasVectors, vectorPath } from '../../../test/support/vectors.ts';
+import { hasVectors, vectorPath } from '../../../test/helpers/vectors.ts';
 import { classifyTraceFiles } from './classify-trace.ts';
 import { parseLossless } from './lossless-json.ts';
 import { parseTraceFile, TraceFileError } from './trace-file.ts';

@@ -20,7 +20,7 @@
 import { readFileSync } from 'node:fs';
 import { Address, beginCell, Cell, contractAddress, loadShardAccount, loadStateInit, type Slice } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { hasVectors, loadVectors, vectorPath } from '../../../test/support/vectors.ts';
+import { hasVectors, loadVectors, vectorPath } from '../../../test/helpers/vectors.ts';
 import { listBlockTransactions, loadBlockCell, transactionFromCell, transactionView } from '../../ton/index.ts';
 import { classifyTrace } from './classify.ts';
 import { interfacesOf } from './interfaces.ts';

@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setupDatabase, type TestDatabase } from '../../../test/db/setup-database.ts';
+import { setupDatabase, type TestDatabase } from '../../../test/helpers/database.ts';
 import { migrate } from '../../db/index.ts';
 import { fetchOffchainMetadata, type MetadataJobOptions, startMetadataLoop } from './index.ts';
 

@@ -2,14 +2,10 @@
 // content has a `uri` and no fresh address_metadata row get that JSON fetched and stored (toncenter's
 // ton-metadata-fetcher keeps the same table). It runs beside indexing, never inside it: it only reads the
 // contract tables and writes address_metadata, one request at a time under a rate limit. Off unless started.
+
+import type { Log } from '../../common/logger.ts';
 import type { Queryable } from '../../db/index.ts';
 import { type FetchFn, fetchJson } from './fetch-json.ts';
-
-export type MetadataLog = (
-  level: 'debug' | 'info' | 'warn' | 'error',
-  msg: string,
-  fields?: Record<string, unknown>,
-) => void;
 
 export interface MetadataJobOptions {
   db: Queryable;
@@ -21,7 +17,7 @@ export interface MetadataJobOptions {
   maxBytes: number;
   /** Deadline per document, headers and body. */
   timeoutMs: number;
-  log: MetadataLog;
+  log: Log;
   /** Documents per pass (default 100). */
   batch?: number;
   /** Seconds until a fetched document is fetched again (default 7 days). */

@@ -3,7 +3,6 @@ export { type FetchFn, type FetchJsonResult, fetchableUrl, fetchJson } from './f
 export {
   fetchOffchainMetadata,
   type MetadataJobOptions,
-  type MetadataLog,
   type MetadataLoop,
   type MetadataPassResult,
   rateLimiter,

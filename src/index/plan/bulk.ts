@@ -26,6 +26,7 @@
 // ordinary backfill is the way (openBulkIndexes refuses it with a ConfigError).
 import { performance } from 'node:perf_hooks';
 import { ConfigError, type DatabaseConfig, DbError } from '../../common/index.ts';
+import type { Log } from '../../common/logger.ts';
 import { createDatabase, type Queryable } from '../../db/index.ts';
 import { CORE_TABLES } from '../decode/columns.ts';
 
@@ -81,12 +82,6 @@ export const BULK_KEEP_INDEXES: Readonly<Record<string, string>> = {
 /** 'tgbulk01' in ASCII: the advisory lock of the drop and rebuild phases. */
 export const BULK_LOCK_KEY = 0x746762756c6b3031n;
 
-export type BulkLog = (
-  level: 'debug' | 'info' | 'warn' | 'error',
-  msg: string,
-  fields?: Record<string, unknown>,
-) => void;
-
 /** One row of bulk_load_indexes. */
 export interface RecordedIndex {
   name: string;
@@ -127,7 +122,7 @@ export interface RestoreReport {
 }
 
 export interface BulkOptions {
-  log?: BulkLog;
+  log?: Log;
   /** Stops between two indexes (the record keeps what is left). */
   signal?: AbortSignal;
   /** lock_timeout of the plain DROP/CREATE INDEX statements on partitioned tables, retried (default 2000 ms). */
@@ -301,7 +296,7 @@ export async function openBulkIndexes(config: DatabaseConfig, opts: BulkOptions 
       'a bulk backfill needs PostgreSQL (DATABASE_URL or --database-url): the embedded PGlite database is one connection, where index builds would stop tail and the APIs; use a plain backfill there',
     );
   }
-  const log: BulkLog = opts.log ?? (() => {});
+  const log: Log = opts.log ?? (() => {});
   const lockTimeoutMs = opts.lockTimeoutMs ?? 2000;
   // Two connections: one held by the lock's transaction, so every other statement runs on the other, in order, with
   // the session settings set just before it (the pool has no third connection to hand out).
@@ -542,7 +537,7 @@ export async function bulkBackfill<T>(
     restoreAfter?: (result: T) => boolean;
   },
 ): Promise<BulkBackfillReport<T>> {
-  const log: BulkLog = opts.log ?? (() => {});
+  const log: Log = opts.log ?? (() => {});
   const s = await openBulkIndexes(opts.database, opts);
   try {
     const drop = await s.dropSecondaryIndexes();

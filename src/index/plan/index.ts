@@ -5,7 +5,6 @@ export {
   BULK_TABLES,
   type BulkBackfillReport,
   type BulkIndexes,
-  type BulkLog,
   type BulkOptions,
   bulkBackfill,
   type DropReport,
@@ -39,7 +38,6 @@ export {
   type WatchedCounts,
 } from './jobs.ts';
 export {
-  type PlanLog,
   runTail,
   type TailOptions,
   type TailState,

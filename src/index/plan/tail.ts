@@ -6,18 +6,13 @@
 // for good, or lost with the queue). Logs one line per state change (catching up, following, behind, failing,
 // recovered, re-queued gaps), plus a progress line now and then while catching up.
 import { isTongateError } from '../../common/index.ts';
+import type { Log } from '../../common/logger.ts';
 import type { Queryable } from '../../db/index.ts';
 import type { JobQueue } from '../../queue/index.ts';
 import { startTraceAssembly, traceAssemblyState } from '../traces/assemble.ts';
 import { checkpointBounds, checkpointedSeqnos, firstGapFrom } from './checkpoints.ts';
 import { requeueGaps } from './gaps.ts';
 import { createWorkerWatch, INDEX_MC_BLOCK, mcJob, type WatchedCounts } from './jobs.ts';
-
-export type PlanLog = (
-  level: 'debug' | 'info' | 'warn' | 'error',
-  msg: string,
-  fields?: Record<string, unknown>,
-) => void;
 
 /**
  * catching-up: working through the blocks behind the head it started with; following: it reached the head
@@ -62,7 +57,7 @@ export interface TailOptions {
   onNoWorker?: (counts: WatchedCounts) => void;
   noWorkerMs?: number;
   signal: AbortSignal;
-  log?: PlanLog;
+  log?: Log;
   onStatus?: (s: TailStatus) => void;
 }
 

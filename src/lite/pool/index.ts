@@ -18,7 +18,6 @@ export {
 export {
   createLitePool,
   type LitePool,
-  type LitePoolLog,
   type LitePoolOptions,
   type LiteServerHealth,
   type LiteServerState,

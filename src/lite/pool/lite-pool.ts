@@ -7,6 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import { Functions } from 'ton-lite-client/dist/schema.js';
 import { AdnlError, ConfigError, LiteTimeoutError, NoLiteServersError } from '../../common/index.ts';
+import type { Log } from '../../common/logger.ts';
 import type { LiteServerEndpoint } from '../global-config.ts';
 import { classifyFailure, type FailureKind, isRetryable, penalizesServer } from './failure.ts';
 import { LiteConnection } from './lite-connection.ts';
@@ -18,8 +19,6 @@ import {
   type LiteRequestOptions,
 } from './lite-methods.ts';
 import { createCounter, createHistogram, type LitePoolMetrics } from './pool-metrics.ts';
-
-export type LitePoolLog = (level: 'debug' | 'info' | 'warn', msg: string, fields?: Record<string, unknown>) => void;
 
 export interface LitePoolOptions {
   servers: LiteServerEndpoint[];
@@ -42,7 +41,7 @@ export interface LitePoolOptions {
   reconnectMaxMs?: number;
   /** Ids of servers known to keep full history (archive nodes). */
   archive?: string[];
-  log?: LitePoolLog;
+  log?: Log<'debug' | 'info' | 'warn'>;
 }
 
 export type LiteServerState = 'connecting' | 'up' | 'down' | 'closed';
@@ -135,7 +134,7 @@ export function createLitePool(opts: LitePoolOptions): LitePool {
   const connectTimeoutMs = opts.connectTimeoutMs ?? 5000;
   const reconnectMinMs = opts.reconnectMinMs ?? 500;
   const reconnectMaxMs = opts.reconnectMaxMs ?? 30_000;
-  const log: LitePoolLog = opts.log ?? (() => {});
+  const log: Log<'debug' | 'info' | 'warn'> = opts.log ?? (() => {});
 
   const ids = new Set<string>();
   for (const s of opts.servers) {

@@ -1,7 +1,7 @@
 import type { Cell } from '@ton/core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createPrivateNetVectorChain } from '../../../test/support/vector-chain.ts';
-import { hasVectors, loadVector } from '../../../test/support/vectors.ts';
+import { createPrivateNetVectorChain } from '../../../test/helpers/vector-chain.ts';
+import { hasVectors, loadVector } from '../../../test/helpers/vectors.ts';
 import {
   buildMerkleProof,
   listBlockTransactions,

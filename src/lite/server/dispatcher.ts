@@ -3,6 +3,7 @@
 // and encode its result, or a liteServer.error with the node's code (validator/manager.cpp run_ext_query and
 // validator/impl/liteserver.cpp). Nothing a client sends can make it throw: every failure is an answer.
 import { LiteServerError, TongateError } from '../../common/index.ts';
+import type { Log } from '../../common/logger.ts';
 import {
   decodeTl,
   decodeTlPrefix,
@@ -17,14 +18,14 @@ import { blockHandlers } from './blocks.ts';
 import { chainProofHandlers } from './chain-proofs.ts';
 import type { ChainView } from './chain-view.ts';
 import { configHandlers } from './config.ts';
-import type { Handler, HandlerContext, HandlerTable, LiteLog } from './handler-context.ts';
+import type { Handler, HandlerContext, HandlerTable } from './handler-context.ts';
 import { badRequest, LITE_BAD_REQUEST, LITE_TIMEOUT, LITE_UNKNOWN_QUERY } from './lite-errors.ts';
 import { miscHandlers } from './misc.ts';
 import { queueHandlers } from './queues.ts';
 import { transactionHandlers } from './transactions.ts';
 
 export interface LiteDispatcherOptions {
-  log?: LiteLog;
+  log?: Log<'debug' | 'info' | 'warn'>;
   /** Deadline of one query once it runs (the node's default_timeout_msec: 4.5 s). */
   queryTimeoutMs?: number;
   /** Longest waitMasterchainSeqno wait, whatever timeout_ms asks for (default 10 s). */
@@ -61,7 +62,7 @@ const handlerById = new Map<number, TlFunctionName>();
 for (const name of Object.keys(LITE_HANDLERS) as TlFunctionName[]) handlerById.set(tlConstructorId(name) >>> 0, name);
 
 export function createLiteDispatcher(view: ChainView, opts: LiteDispatcherOptions = {}): LiteDispatcher {
-  const log: LiteLog = opts.log ?? (() => {});
+  const log: Log<'debug' | 'info' | 'warn'> = opts.log ?? (() => {});
   const queryTimeoutMs = opts.queryTimeoutMs ?? 4500;
   const maxWaitMs = opts.maxWaitMs ?? 10_000;
   const maxAnswerBytes = opts.maxAnswerBytes ?? 16 * 1024 * 1024 - 64 * 1024;

@@ -1,16 +1,15 @@
 // What every handler gets, and the loads they share (the node's request_block_data / request_block_state).
 import type { Cell } from '@ton/core';
+import type { Log } from '../../common/logger.ts';
 import type { BlockIdExt } from '../../ton/index.ts';
 import type { TlFunctionName, TlObjectByName, TlResultOf } from '../tl/index.ts';
 import type { BlockRecord, ChainView } from './chain-view.ts';
 import { formatBlockId, isValidFull } from './ids.ts';
 import { badRequest, notFound } from './lite-errors.ts';
 
-export type LiteLog = (level: 'debug' | 'info' | 'warn', msg: string, fields?: Record<string, unknown>) => void;
-
 export interface HandlerContext {
   view: ChainView;
-  log: LiteLog;
+  log: Log<'debug' | 'info' | 'warn'>;
   /** Aborted when the client's connection closes or the query's deadline passes. */
   signal: AbortSignal;
 }

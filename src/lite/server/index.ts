@@ -21,7 +21,6 @@ export {
   type LiteDispatcherOptions,
   type LiteQueryContext,
 } from './dispatcher.ts';
-export type { LiteLog } from './handler-context.ts';
 export { LITE_BAD_REQUEST, LITE_NOT_FOUND, LITE_TIMEOUT, LITE_UNKNOWN_QUERY } from './lite-errors.ts';
 export { createLiteServer, type LiteServer, type LiteServerOptions } from './lite-server.ts';
 export { DEFAULT_VERSION } from './misc.ts';

@@ -1,15 +1,15 @@
 // A liteserver: the ADNL-TCP listener with the lite_api dispatcher as its query handler.
 import { AdnlServer, type AdnlServerOptions, type AdnlServerStats, type Ed25519KeyPair } from '../../adnl/index.ts';
+import type { Log } from '../../common/logger.ts';
 import type { ChainView } from './chain-view.ts';
 import { createLiteDispatcher, type LiteDispatcherOptions } from './dispatcher.ts';
-import type { LiteLog } from './handler-context.ts';
 
 export interface LiteServerOptions
   extends Omit<AdnlServerOptions, 'onQuery' | 'log'>,
     Omit<LiteDispatcherOptions, 'log'> {
   view: ChainView;
   keys: Ed25519KeyPair[];
-  log?: LiteLog;
+  log?: Log<'debug' | 'info' | 'warn'>;
 }
 
 export interface LiteServer {

@@ -2,8 +2,8 @@
 // answers come out byte for byte as the node's (same cells visited, same BoC layout).
 import type { Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { createMainnetVectorChain, tongoConfigFixture } from '../../../test/support/vector-chain.ts';
-import { hasVectors, loadVector } from '../../../test/support/vectors.ts';
+import { createMainnetVectorChain, tongoConfigFixture } from '../../../test/helpers/vector-chain.ts';
+import { hasVectors, loadVector } from '../../../test/helpers/vectors.ts';
 import { loadHmLabel } from '../../ton/index.ts';
 import { encodeTl, type TlObject } from '../tl/index.ts';
 import { lookupAccount } from './accounts.ts';

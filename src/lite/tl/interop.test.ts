@@ -2,7 +2,7 @@
 // for every constructor whose TL line it shares with us and whose codec is sound (no `?true` fields), bytes we
 // encode equal the bytes it encodes, and each side decodes the other's bytes to the same values.
 import { describe, expect, it } from 'vitest';
-import { hasVectors, loadVector } from '../../../test/support/vectors.ts';
+import { hasVectors, loadVector } from '../../../test/helpers/vectors.ts';
 import { CodecError } from '../../common/index.ts';
 import { decodeTl, encodeTl, TL_SCHEMA, type TlConstructorSchema, type TlObject, type TlTypeRef } from './index.ts';
 import {

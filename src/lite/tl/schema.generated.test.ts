@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import * as zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { generateLiteTl } from '../../../scripts/gen-lite-tl.ts';
-import { hasVectors } from '../../../test/support/vectors.ts';
+import { hasVectors } from '../../../test/helpers/vectors.ts';
 import { TL_SCHEMA, tlConstructorId } from './index.ts';
 import { readTheirSchema, schemaPath } from './test-helpers.ts';
 

@@ -3,7 +3,7 @@
 // schema (an independent source of ids and byte layouts). Not exported from index.ts.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { sharedPath } from '../../../test/support/vectors.ts';
+import { sharedPath } from '../../../test/helpers/vectors.ts';
 import { TL_SCHEMA } from './schema.generated.ts';
 import type { TlConstructorSchema, TlTypeRef } from './schema-types.ts';
 

@@ -4,8 +4,8 @@
 // byte for byte. Then malformed records, and the refcount merge operator.
 import { BitString, beginCell, Cell, CellType } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { distinctCells } from '../../../test/support/cells.ts';
-import { hasVectors, loadNodePackage, loadVectors } from '../../../test/support/vectors.ts';
+import { distinctCells } from '../../../test/helpers/cells.ts';
+import { hasVectors, loadNodePackage, loadVectors } from '../../../test/helpers/vectors.ts';
 import { createMemoryKv } from '../kv/memory.ts';
 import { NodeDbFormatError } from '../tl.ts';
 import {

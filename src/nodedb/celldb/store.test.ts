@@ -2,7 +2,7 @@
 // record cache, −1+BoC records serving their children, and the typed errors for absent and mislabelled records.
 import { beginCell, Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { hasVectors, loadVectors } from '../../../test/support/vectors.ts';
+import { hasVectors, loadVectors } from '../../../test/helpers/vectors.ts';
 import { createMemoryKv } from '../kv/memory.ts';
 import type { KvReader } from '../kv/types.ts';
 import { NodeDbFormatError } from '../tl.ts';

@@ -3,8 +3,8 @@
 // modes ending in the same database, −1+BoC records at the node's compress depth, and a deep tree.
 import { beginCell, Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { distinctCells, expectedRefcounts } from '../../../test/support/cells.ts';
-import { hasVectors, loadVectors } from '../../../test/support/vectors.ts';
+import { distinctCells, expectedRefcounts } from '../../../test/helpers/cells.ts';
+import { hasVectors, loadVectors } from '../../../test/helpers/vectors.ts';
 import { createMemoryKv } from '../kv/memory.ts';
 import { cellRefcountMerge, parseCellRecord, recordRefcount } from './record.ts';
 import { createCellStore } from './store.ts';

@@ -1,6 +1,6 @@
 import { Address, beginCell, Cell, crc16 } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { hasVectors, loadVectors } from '../../../test/support/vectors.ts';
+import { hasVectors, loadVectors } from '../../../test/helpers/vectors.ts';
 import { formatFriendlyAddress, formatRawAddress, parseAddress } from './address.ts';
 
 // v2-api.md §6.6 detectAddress example (also the account of transactions/tx_e9fb666f_wallet_ext.json).

@@ -1,6 +1,6 @@
 import { Cell, ExternalAddress, loadTransaction } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { hasVectors, loadVector } from '../../../test/support/vectors.ts';
+import { hasVectors, loadVector } from '../../../test/helpers/vectors.ts';
 import { parseAddress } from './address.ts';
 import {
   formatAddressV3,

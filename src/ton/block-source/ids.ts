@@ -11,6 +11,8 @@ import type { FetchedBlock } from './types.ts';
 export const MC_SHARD = MASTER_SHARD;
 /** The same shard id as a signed 64-bit integer (-2^63), as the database's shard columns hold it. */
 export const MC_SHARD_SIGNED = BigInt.asIntN(64, MC_SHARD);
+/** The signed id in decimal, as toncenter's JSON and the liteserver clients' APIs write it. */
+export const MC_SHARD_TEXT = MC_SHARD_SIGNED.toString();
 
 /** "wc:shardhex:seqno", the key blocks are deduplicated and matched by. */
 export function blockKey(id: { workchain: number; shard: bigint; seqno: number }): string {

@@ -1,6 +1,6 @@
 import { beginCell, Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { hasVectors, loadVector } from '../../../test/support/vectors.ts';
+import { hasVectors, loadVector } from '../../../test/helpers/vectors.ts';
 import { CodecError } from '../../common/errors.ts';
 import { type AccountBlock, loadAccountBlock, loadShardAccountBlocks, storeAccountBlock } from './account-block.ts';
 import { loadBlockCell } from './block.ts';

@@ -2,7 +2,7 @@
 // every fork's extra with our combine functions, so equal cell hashes mean the combines are the node's.
 import { type Builder, beginCell, Cell, type CurrencyCollection, loadTransaction } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { hasVectors, loadVector, loadVectors } from '../../../test/support/vectors.ts';
+import { hasVectors, loadVector, loadVectors } from '../../../test/helpers/vectors.ts';
 import { type AugDict, type AugDictCodec, type AugEntry, buildHashmapAug, loadHashmapAugE } from '../dict/index.ts';
 import {
   accountTransactionsCodec,

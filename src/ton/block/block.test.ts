@@ -1,6 +1,6 @@
 import { type AccountStatus, beginCell, Cell, type CurrencyCollection, loadTransaction } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { hasVectors, loadVector, loadVectors } from '../../../test/support/vectors.ts';
+import { hasVectors, loadVector, loadVectors } from '../../../test/helpers/vectors.ts';
 import { CodecError } from '../../common/errors.ts';
 import { isPruned } from '../state/pruned.ts';
 import { libraryEntries, loadShardState } from '../state/shard-state.ts';

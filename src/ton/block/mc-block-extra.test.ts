@@ -1,6 +1,6 @@
 import { beginCell, Cell, type CurrencyCollection, Dictionary } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { hasVectors, loadVector } from '../../../test/support/vectors.ts';
+import { hasVectors, loadVector } from '../../../test/helpers/vectors.ts';
 import { CodecError } from '../../common/errors.ts';
 import { loadHmLabel } from '../dict/index.ts';
 import { loadBlockCell } from './block.ts';

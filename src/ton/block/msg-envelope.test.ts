@@ -1,6 +1,6 @@
 import { Address, beginCell, Cell, loadMessage } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { hasVectors, loadVector, loadVectors } from '../../../test/support/vectors.ts';
+import { hasVectors, loadVector, loadVectors } from '../../../test/helpers/vectors.ts';
 import { CodecError } from '../../common/errors.ts';
 import { readmeFiles } from '../vectors-readme.test-util.ts';
 import { loadBlockCell } from './block.ts';

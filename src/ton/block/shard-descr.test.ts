@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { beginCell, Cell, CellType } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { hasVectors, loadVector, vectorPath } from '../../../test/support/vectors.ts';
+import { hasVectors, loadVector, vectorPath } from '../../../test/helpers/vectors.ts';
 import { CodecError } from '../../common/errors.ts';
 import { binTreePresentLeaves, loadBinTreeCell } from '../dict/bin-tree.ts';
 import { type Block, loadBlockCell } from './block.ts';

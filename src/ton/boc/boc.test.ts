@@ -1,6 +1,6 @@
 import { beginCell, Cell, crc32c } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { hasVectors, loadVector } from '../../../test/support/vectors.ts';
+import { hasVectors, loadVector } from '../../../test/helpers/vectors.ts';
 import { CodecError } from '../../common/errors.ts';
 import { parseBoc, parseBocHeader, serializeBoc } from './index.ts';
 

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beginCell, Cell, CellType } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { hasVectors, loadNodePackage, VECTORS_DIR } from '../../../test/support/vectors.ts';
+import { hasVectors, loadNodePackage, VECTORS_DIR } from '../../../test/helpers/vectors.ts';
 import { CodecError } from '../../common/errors.ts';
 import { parseBoc } from '../boc/index.ts';
 import { readCellTable } from './boc-reader.ts';

@@ -1,6 +1,6 @@
 import { Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { hasVectors } from '../../../test/support/vectors.ts';
+import { hasVectors } from '../../../test/helpers/vectors.ts';
 import { configParamToJson, type Json } from './config-json.ts';
 import { loadConfigParam, loadConfigParams } from './config-params.ts';
 import { type ConfigVector, configVectors } from './test-fixtures.ts';

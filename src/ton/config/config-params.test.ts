@@ -1,6 +1,6 @@
 import { beginCell, type Cell, Dictionary } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { hasVectors } from '../../../test/support/vectors.ts';
+import { hasVectors } from '../../../test/helpers/vectors.ts';
 import { CodecError } from '../../common/errors.ts';
 import {
   isKnownConfigParamId,

@@ -3,7 +3,7 @@
 // (config_addr + ^dict), a masterchain state (or a Merkle proof of one) whose McStateExtra holds
 // ConfigParams, and a raw liteServer.configInfo TL answer carrying such a proof.
 import { Cell } from '@ton/core';
-import { loadVector, loadVectors } from '../../../test/support/vectors.ts';
+import { loadVector, loadVectors } from '../../../test/helpers/vectors.ts';
 
 export type ConfigVector = {
   name: string;

@@ -5,7 +5,7 @@ import { Address, beginCell, Cell, toNano } from '@ton/core';
 import { Blockchain, createShardAccount, GetMethodError } from '@ton/sandbox';
 import { WalletContractV3R2, WalletContractV5Beta } from '@ton/ton';
 import { describe, expect, it } from 'vitest';
-import { hasVectors, loadVectors } from '../../../test/support/vectors.ts';
+import { hasVectors, loadVectors } from '../../../test/helpers/vectors.ts';
 import { contractMethodIds, createContractMethodsCache, getMethodId } from './method-ids.ts';
 
 interface CodeVector {

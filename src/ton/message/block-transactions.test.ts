@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasVectors, loadVectors } from '../../../test/support/vectors.ts';
+import { hasVectors, loadVectors } from '../../../test/helpers/vectors.ts';
 import { messageToCell } from './message.ts';
 import { normalizedMessageHash } from './message-view.ts';
 import { blockFromVector } from './test-helpers.ts';

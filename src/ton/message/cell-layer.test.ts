@@ -4,7 +4,7 @@
 // snake strings read by whole bytes equal a one-bit-at-a-time reading.
 import { beginCell, type Slice } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { hasVectors, loadVectors } from '../../../test/support/vectors.ts';
+import { hasVectors, loadVectors } from '../../../test/helpers/vectors.ts';
 import { listBlockTransactions, loadBlockCell } from '../block/index.ts';
 import { readCellTable, rootsOf } from '../cell/index.ts';
 import { readSnakeBytes } from './comment.ts';

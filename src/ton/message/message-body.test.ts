@@ -1,6 +1,6 @@
 import { Address, beginCell, type Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { hasVectors, loadVectors } from '../../../test/support/vectors.ts';
+import { hasVectors, loadVectors } from '../../../test/helpers/vectors.ts';
 import { bodyOpcode, formatOpcode, msgDataV2, textComment, textCommentBytes } from './comment.ts';
 import {
   loadMessageRelaxedExact,

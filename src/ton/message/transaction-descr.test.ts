@@ -1,6 +1,6 @@
 import { type Builder, beginCell, type Cell, Dictionary } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { hasVectors, loadVector } from '../../../test/support/vectors.ts';
+import { hasVectors, loadVector } from '../../../test/helpers/vectors.ts';
 import { CodecError } from '../../common/errors.ts';
 import { cellFromBase64 } from './test-helpers.ts';
 import {

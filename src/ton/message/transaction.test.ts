@@ -1,6 +1,6 @@
 import { Address, beginCell, fromNano, loadMessage, storeMessage } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { hasVectors, loadVector, loadVectors } from '../../../test/support/vectors.ts';
+import { hasVectors, loadVector, loadVectors } from '../../../test/helpers/vectors.ts';
 import { readmeFiles } from '../vectors-readme.test-util.ts';
 import { messageView } from './message-view.ts';
 import { blockFromVector, cellFromBase64 } from './test-helpers.ts';

@@ -1,6 +1,6 @@
 import { Address, Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { hasVectors, loadVector } from '../../../test/support/vectors.ts';
+import { hasVectors, loadVector } from '../../../test/helpers/vectors.ts';
 import { formatOpcode } from './comment.ts';
 import type { MessageView } from './message-view.ts';
 import { transactionFromCell } from './transaction.ts';

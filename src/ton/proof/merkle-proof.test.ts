@@ -1,6 +1,6 @@
 import { beginCell, Cell, CellType, loadTransaction } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { hasVectors, loadVector } from '../../../test/support/vectors.ts';
+import { hasVectors, loadVector } from '../../../test/helpers/vectors.ts';
 import { ProofError } from '../../common/errors.ts';
 import { parseBoc, serializeBoc } from '../boc/index.ts';
 import {

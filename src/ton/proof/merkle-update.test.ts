@@ -1,6 +1,6 @@
 import { beginCell, Cell, CellType } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { hasVectors, loadVector, loadVectors } from '../../../test/support/vectors.ts';
+import { hasVectors, loadVector, loadVectors } from '../../../test/helpers/vectors.ts';
 import { ProofError } from '../../common/errors.ts';
 import { parseBoc } from '../boc/index.ts';
 import { buildMerkleUpdate, createMerkleUpdate, loadMerkleUpdate, pruneTree, verifyMerkleUpdate } from './index.ts';

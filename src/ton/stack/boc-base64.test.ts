@@ -1,6 +1,6 @@
 import { beginCell, Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { hasVectors, loadVector } from '../../../test/support/vectors.ts';
+import { hasVectors, loadVector } from '../../../test/helpers/vectors.ts';
 import { serializeBoc } from '../boc/index.ts';
 import { formatBocBase64, parseBocBase64 } from './boc-base64.ts';
 

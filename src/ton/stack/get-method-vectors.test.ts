@@ -2,7 +2,7 @@
 // expressed in each JSON form and read back, and the values the vectors' sources assert read out of those forms.
 import { Cell, serializeTuple, type TupleItem } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { hasVectors, loadVectors } from '../../../test/support/vectors.ts';
+import { hasVectors, loadVectors } from '../../../test/helpers/vectors.ts';
 import { formatBocBase64, parseBocBase64 } from './boc-base64.ts';
 import { formatTvmIntHex, parseTvmInt } from './tvm-int.ts';
 import { parseV2CellObject } from './v2-cell-object.ts';

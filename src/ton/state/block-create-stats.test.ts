@@ -1,6 +1,6 @@
 import { type Builder, beginCell, type Cell, type Slice } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { hasVectors } from '../../../test/support/vectors.ts';
+import { hasVectors } from '../../../test/helpers/vectors.ts';
 import { loadBlockInfo } from '../block/block-info.ts';
 import {
   type BlockCreateStats,

@@ -1,6 +1,6 @@
 import { beginCell, Cell, CellType, loadCurrencyCollection } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { hasVectors } from '../../../test/support/vectors.ts';
+import { hasVectors } from '../../../test/helpers/vectors.ts';
 import { addPrunableCurrencies, loadPrunableCurrencies, storePrunableCurrencies } from './currencies.ts';
 import { isPruned } from './pruned.ts';
 import { loadShardState } from './shard-state.ts';

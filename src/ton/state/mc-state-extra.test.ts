@@ -1,6 +1,6 @@
 import { beginCell, Cell, Dictionary } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { hasVectors, loadVector } from '../../../test/support/vectors.ts';
+import { hasVectors, loadVector } from '../../../test/helpers/vectors.ts';
 import { loadBlockInfo } from '../block/block-info.ts';
 import { binTreeLeaves } from '../dict/index.ts';
 import {

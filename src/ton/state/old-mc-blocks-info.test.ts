@@ -1,6 +1,6 @@
 import { beginCell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { hasVectors } from '../../../test/support/vectors.ts';
+import { hasVectors } from '../../../test/helpers/vectors.ts';
 import { loadBlockInfo } from '../block/block-info.ts';
 import { buildHashmapAug, loadHashmapAug, loadHmLabel, storeHmLabel } from '../dict/index.ts';
 import type { McStateExtraR1 } from './mc-state-extra.ts';

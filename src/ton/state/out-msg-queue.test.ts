@@ -1,6 +1,6 @@
 import { beginCell, type Cell, CellType, Dictionary, loadMessage, type Slice } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { hasVectors } from '../../../test/support/vectors.ts';
+import { hasVectors } from '../../../test/helpers/vectors.ts';
 import { loadMsgEnvelope } from '../block/msg-envelope.ts';
 import { loadHmLabel, storeHmLabel } from '../dict/index.ts';
 import { buildDictRoot, dictEntries } from './dict-root.ts';

@@ -1,6 +1,6 @@
 import { type Account, beginCell, type Cell, Dictionary, storeStorageInfo } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { hasVectors, loadVector, loadVectors } from '../../../test/support/vectors.ts';
+import { hasVectors, loadVector, loadVectors } from '../../../test/helpers/vectors.ts';
 import { buildHashmapAug, loadHashmapAug, loadHmLabel, storeHmLabel } from '../dict/index.ts';
 import { readmeFiles } from '../vectors-readme.test-util.ts';
 import { isPruned, type Prunable } from './pruned.ts';

@@ -1,6 +1,6 @@
 import { beginCell, Cell, CellType } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { hasVectors } from '../../../test/support/vectors.ts';
+import { hasVectors } from '../../../test/helpers/vectors.ts';
 import { loadBlockInfo, shardIdOf } from '../block/block-info.ts';
 import { isPruned, type Prunable } from './pruned.ts';
 import {

@@ -1,7 +1,7 @@
 // Test-only helpers for the state codec tests: where the real shard states sit inside the vectors, and a
 // walker over augmented-dictionary nodes. Imported by *.test.ts only (it reads vector files).
 import { type Builder, beginCell, Cell, CellType, type Slice } from '@ton/core';
-import { loadVector, loadVectors } from '../../../test/support/vectors.ts';
+import { loadVector, loadVectors } from '../../../test/helpers/vectors.ts';
 import { loadHmLabel } from '../dict/index.ts';
 import { isPrunedCell } from './pruned.ts';
 

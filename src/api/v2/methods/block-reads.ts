@@ -4,6 +4,7 @@
 // A chain of dependent reads (head, then something at the head) runs on one liteserver through withServer
 // (style guide §6.7 anti-pattern 3); the pool repeats the whole chain on another server if that one fails.
 import type { LiteMethods, LiteRequestOptions, TonNodeBlockIdExt } from '../../../lite/index.ts';
+import { MC_SHARD_SIGNED } from '../../../ton/index.ts';
 import { cachedAnswer } from '../cache.ts';
 import type { V2Context } from '../context.ts';
 import type { V2Params } from '../params.ts';
@@ -13,7 +14,7 @@ import { int32, seqnoParam } from './checks.ts';
 /** A block id as our TL codec holds it (shard: signed 64-bit bigint). */
 export type BlockIdTl = Omit<TonNodeBlockIdExt, '_'>;
 
-export const MC_SHARD = -(1n << 63n);
+export { MC_SHARD_SIGNED as MC_SHARD } from '../../../ton/index.ts';
 /** Answers about a fixed block or transaction never change (issue 7). */
 export const FOREVER = Number.POSITIVE_INFINITY;
 
@@ -71,7 +72,7 @@ export async function headBlock(c: LiteMethods): Promise<BlockIdTl> {
 
 /** The masterchain block `seqno`, or the head when it is undefined. */
 export function masterchainBlock(c: LiteMethods, seqno: number | undefined): Promise<BlockIdTl> {
-  return seqno === undefined ? headBlock(c) : lookupBlock(c, { workchain: -1, shard: MC_SHARD, seqno });
+  return seqno === undefined ? headBlock(c) : lookupBlock(c, { workchain: -1, shard: MC_SHARD_SIGNED, seqno });
 }
 
 /** The `workchain`, `shard`, `seqno` (+ optional `root_hash`, `file_hash`) parameters of a block method. */

@@ -4,7 +4,7 @@
 // hash decoded when the vector was made), not ours.
 import { Address, Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { hasVectors, loadVector } from '../../../../test/support/vectors.ts';
+import { hasVectors, loadVector } from '../../../../test/helpers/vectors.ts';
 import { type AccountAt, decodeAccount } from '../chain-reads.ts';
 import { rawFullAccountStateV2, walletInformationV2 } from './account.ts';
 

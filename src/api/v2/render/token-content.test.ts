@@ -4,7 +4,7 @@
 import { Address, beginCell, Cell } from '@ton/core';
 import { defaultConfig } from '@ton/sandbox';
 import { afterAll, describe, expect, it } from 'vitest';
-import { hasVectors, loadVector } from '../../../../test/support/vectors.ts';
+import { hasVectors, loadVector } from '../../../../test/helpers/vectors.ts';
 import { createApiTvm, type GetMethodCall } from '../emulate/executor.ts';
 import { methodIdOf } from '../emulate/get-method.ts';
 import { addressFromStackEntry, numberFromStackEntry, parseTokenContent, TokenDataError } from './token-content.ts';

@@ -6,23 +6,19 @@
 //   chunked_data#_ data:(HashmapE 32 ^(SnakeData ~0)) = ChunkedData;
 // Only the attributes below are looked up (by sha256 of the name); an attribute that does not decode, or is not
 // UTF-8, is skipped; image_data comes back base64. Some contracts store ContentData inline instead of by ref: both
-// are read. Texts are capped at 8 KiB as toncenter's buffer is.
-import { createHash } from 'node:crypto';
+// are read. Texts are capped at 8 KiB as toncenter's buffer is. The reader is src/ton/contracts/tep64.ts's, in
+// toncenter 2.1's reading (exotic cells read as ordinary ones, the chunked dictionary loaded whole).
 import { Address, type Cell, Dictionary, type DictionaryValue, type Slice, type TupleItem } from '@ton/core';
-import { formatFriendlyAddress } from '../../../ton/index.ts';
-
-const ATTRIBUTES = [
-  'uri',
-  'name',
-  'description',
-  'image',
-  'image_data',
-  'symbol',
-  'decimals',
-  'amount_style',
-  'render_type',
-];
-const MAX_TEXT_BYTES = 8 * 1024;
+import {
+  CONTENT_KEY_HASHES,
+  CONTENT_KEYS,
+  type ContentReading,
+  contentText,
+  formatFriendlyAddress,
+  loadContentData,
+  loadSnakeBytes,
+  utf8OrNull,
+} from '../../../ton/index.ts';
 
 export type TokenContentV2 = { type: 'offchain'; data: string } | { type: 'onchain'; data: Record<string, string> };
 
@@ -36,57 +32,29 @@ const rawValue: DictionaryValue<Cell> = {
   parse: (s: Slice) => s.asCell(),
 };
 
-function appendBits(out: boolean[], s: Slice): boolean {
-  const n = s.remainingBits;
-  if (out.length + n > MAX_TEXT_BYTES * 8) return false;
-  for (let i = 0; i < n; i++) out.push(s.loadBit());
-  return true;
+/** ChunkedData: chunks 0, 1, 2… while they exist, each chunk's own bits only (the whole dictionary loaded). */
+function* chunkCells(dict: Dictionary<number, Cell>): Generator<Slice> {
+  for (let i = 0; dict.has(i); i++) yield dict.get(i)!.beginParse(true);
 }
 
-function bitsToBytes(bits: boolean[]): Buffer {
-  if (bits.length % 8 !== 0) throw new TokenDataError('Not byte aligned');
-  const b = Buffer.alloc(bits.length / 8);
-  for (let i = 0; i < bits.length; i++) if (bits[i]) b[i >> 3]! |= 0x80 >> (i & 7);
-  return b;
-}
+/** toncenter 2.1's reading: exotic cells read as ordinary ones, up to 10 000 snake cells, chunks unbounded. */
+const V2_READING: ContentReading = {
+  exotic: true,
+  maxSnakeCells: 10_000,
+  chunks: (s) => chunkCells(Dictionary.load(Dictionary.Keys.Uint(32), Dictionary.Values.Cell(), s)),
+};
 
-/** SnakeData: this slice's bits, then the first ref's, and so on. */
+/** SnakeData as bytes; throws when not a whole number of bytes. */
 function snakeBytes(s: Slice): Buffer {
-  const bits: boolean[] = [];
-  let cur: Slice | null = s;
-  for (let guard = 0; cur && guard < 10_000; guard++) {
-    if (!appendBits(bits, cur)) break;
-    cur = cur.remainingRefs > 0 ? cur.loadRef().beginParse(true) : null;
-  }
-  return bitsToBytes(bits);
+  const bytes = loadSnakeBytes(s, V2_READING);
+  if (!bytes) throw new TokenDataError('Not byte aligned');
+  return bytes;
 }
 
-/** ChunkedData: chunks 0, 1, 2… while they exist, each chunk's own bits only. */
-function chunkBytes(s: Slice): Buffer {
-  const dict = Dictionary.load(Dictionary.Keys.Uint(32), Dictionary.Values.Cell(), s);
-  const bits: boolean[] = [];
-  for (let i = 0; dict.has(i); i++) {
-    const chunk = dict.get(i);
-    if (chunk && !appendBits(bits, chunk.beginParse(true))) break;
-  }
-  return bitsToBytes(bits);
-}
-
-function contentData(c: Cell): Buffer {
-  const s = c.beginParse(true);
-  const tag = s.loadUint(8);
-  if (tag === 0x00) return snakeBytes(s);
-  if (tag === 0x01) return chunkBytes(s);
-  throw new TokenDataError('Unknown content data');
-}
-
-function utf8(b: Buffer): string | null {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(b);
-  } catch {
-    return null;
-  }
-}
+/** The attributes (CONTENT_KEYS) with their dictionary keys, sorted as toncenter's std::map writes them. */
+const ATTRIBUTES = CONTENT_KEYS.map((key, i) => ({ key, hash: CONTENT_KEY_HASHES[i]! })).sort((a, b) =>
+  a.key < b.key ? -1 : a.key > b.key ? 1 : 0,
+);
 
 /** FullContent of a jetton, collection or item. */
 export function parseTokenContent(cell: Cell): TokenContentV2 {
@@ -94,30 +62,25 @@ export function parseTokenContent(cell: Cell): TokenContentV2 {
     const s = cell.beginParse(true);
     const tag = s.loadUint(8);
     if (tag === 0x01) {
-      const uri = utf8(snakeBytes(s));
+      const uri = utf8OrNull(snakeBytes(s));
       if (uri === null) throw new TokenDataError('Invalid uri');
       return { type: 'offchain', data: uri };
     }
     if (tag !== 0x00) throw new TokenDataError('Unknown token data type');
     const dict = Dictionary.load(Dictionary.Keys.Buffer(32), rawValue, s);
     const data: Record<string, string> = {};
-    // Sorted as toncenter's std::map writes them.
-    for (const attr of [...ATTRIBUTES].sort()) {
-      let value = dict.get(createHash('sha256').update(attr).digest());
+    for (const { key, hash } of ATTRIBUTES) {
+      const value = dict.get(hash);
       if (!value) continue;
-      if (value.bits.length === 0 && value.refs.length === 1) value = value.refs[0]!;
-      let bytes: Buffer;
+      let bytes: Buffer | null;
       try {
-        bytes = contentData(value);
+        bytes = loadContentData(value.beginParse(true), V2_READING);
       } catch {
         continue;
       }
-      if (attr === 'image_data') {
-        data[attr] = bytes.toString('base64');
-      } else {
-        const text = utf8(bytes);
-        if (text !== null) data[attr] = text;
-      }
+      if (!bytes) continue;
+      const text = contentText(key, bytes);
+      if (text !== null) data[key] = text;
     }
     return { type: 'onchain', data };
   } catch (e) {

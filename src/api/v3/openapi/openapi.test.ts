@@ -4,7 +4,7 @@
 import { Ajv } from 'ajv';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApiToJsonSchema, refsIn } from '../../../../test/api/openapi-validator.ts';
+import { openApiToJsonSchema, refsIn } from '../../../../test/helpers/openapi-validator.ts';
 import type { Database } from '../../../db/index.ts';
 import { createAccessControl, policyFor } from '../../../http/access.ts';
 import { createMemoryRateLimiter } from '../../../http/rate-limit.ts';

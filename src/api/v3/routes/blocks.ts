@@ -2,6 +2,7 @@
 // statement is built by an exported function returning {sql, params}, so test/api/v3-explain.test.ts can
 // check that an index serves it.
 import { HttpError } from '../../../http/errors.ts';
+import { MC_SHARD_SIGNED } from '../../../ton/index.ts';
 import type { V3RouteGroup } from '../context.ts';
 import { hashParam, type Page, pageParams, type Query, Where } from '../params.ts';
 import { BLOCK_COLUMNS, blockJson } from '../render/block.ts';
@@ -9,7 +10,7 @@ import { int32Param, requiredSeqno, shardParam, type Window, windowParams } from
 import type { SqlQuery } from '../sql-query.ts';
 
 /** The signed 64-bit masterchain shard id, as blocks.shard stores it. */
-export const MC_SHARD = -(1n << 63n);
+export { MC_SHARD_SIGNED as MC_SHARD } from '../../../ton/index.ts';
 
 /** The lowest ('first') or highest ('last') indexed masterchain block (blocks_index_3). */
 export function masterchainBlockQuery(which: 'first' | 'last'): SqlQuery {
@@ -24,7 +25,7 @@ export function masterchainBlockQuery(which: 'first' | 'last'): SqlQuery {
 export function masterchainBlockExistsQuery(seqno: number): SqlQuery {
   return {
     sql: 'SELECT 1 AS found FROM blocks WHERE workchain = -1 AND shard = $1 AND seqno = $2',
-    params: [MC_SHARD, seqno],
+    params: [MC_SHARD_SIGNED, seqno],
   };
 }
 

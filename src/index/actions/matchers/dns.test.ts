@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { type Address, beginCell, Cell, toNano } from '@ton/core';
 import { Blockchain, type SandboxContract, type TreasuryContract } from '@ton/sandbox';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { hasVectors, loadVector } from '../../../../test/support/vectors.ts';
+import { hasVectors, loadVector } from '../../../../test/helpers/vectors.ts';
 import {
   DEVNET_DNS_COLLECTION,
   DEVNET_DNS_COLLECTION_INIT,

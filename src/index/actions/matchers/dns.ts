@@ -4,8 +4,7 @@
 // collection and falls back to call_contract), success is that of the call (call-failed.ts), and a bounce coming
 // back belongs to the action.
 import type { Cell } from '@ton/core';
-import { formatAddressV3 } from '../../../ton/index.ts';
-import { DNS_OP } from '../../decode/contracts/events/index.ts';
+import { DNS_OP, formatAddressV3 } from '../../../ton/index.ts';
 import type { ActionDraft, Details, JsonValue, Matcher, TraceNode } from '../types.ts';
 import { callFailed } from './call-failed.ts';
 import { bounceBack, internalIn } from './util.ts';

@@ -5,7 +5,7 @@
 // their traces are built from message cells made with @ton/core (the elector's answers as its code sends them).
 import { Address, beginCell, Cell, loadTransaction, storeMessage, type Transaction } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { hasVectors, loadNodePackage } from '../../../../test/support/vectors.ts';
+import { hasVectors, loadNodePackage } from '../../../../test/helpers/vectors.ts';
 import { listBlockTransactions, loadBlockCell, transactionFromCell, transactionView } from '../../../ton/index.ts';
 import { classifyTrace } from '../classify.ts';
 import { interfacesOf } from '../interfaces.ts';

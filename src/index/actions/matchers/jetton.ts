@@ -11,8 +11,8 @@
 // A wallet that is not known (a fake, or one the index has not verified) makes no jetton action: the messages stay
 // call_contract, as in toncenter.
 import { Address, type Cell } from '@ton/core';
+import { JETTON_OP } from '../../../ton/index.ts';
 import type { KnownBody } from '../../decode/contracts/events/index.ts';
-import { JETTON_OP } from '../../decode/contracts/events/jetton.ts';
 import { readBody, readCell } from '../../decode/contracts/events/reader.ts';
 import type { ActionDraft, MatchContext, Matcher, TraceNode } from '../types.ts';
 import { callFailed } from './call-failed.ts';

@@ -3,7 +3,7 @@
 // wallet's data as interfaces.ts loads it (a scratch PGlite database): pool, stake jetton, the jetton the pool locks.
 import { Address, beginCell, Dictionary } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setupDatabase, type TestDatabase } from '../../../../test/db/setup-database.ts';
+import { setupDatabase, type TestDatabase } from '../../../../test/helpers/database.ts';
 import { migrate } from '../../../db/index.ts';
 import { loadInterfaces, traceRequests } from '../interfaces.ts';
 import { traceOfTree } from '../tree.ts';

@@ -5,8 +5,7 @@
 // approval triggers is its own action). multisig_execute is composite: the messages the multisig sends for the
 // order are classified again as its children (the ton_transfer or jetton_transfer it pays), seen by clients that
 // do not know multisig_execute.
-import { formatAddressV3 } from '../../../ton/index.ts';
-import { MULTISIG_OP } from '../../decode/contracts/events/index.ts';
+import { formatAddressV3, MULTISIG_OP } from '../../../ton/index.ts';
 import type { ActionDraft, Interfaces, Matcher, TraceNode } from '../types.ts';
 import { callFailed } from './call-failed.ts';
 import { bocB64, childrenWithOp, commentOf, inBody, internalIn } from './util.ts';

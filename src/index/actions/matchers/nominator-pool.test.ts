@@ -5,8 +5,8 @@
 // vectors/code_hashes.json lists for nominator_pool_v1, and nothing else.
 import { beginCell, type Cell } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setupDatabase, type TestDatabase } from '../../../../test/db/setup-database.ts';
-import { hasVectors, loadVector } from '../../../../test/support/vectors.ts';
+import { setupDatabase, type TestDatabase } from '../../../../test/helpers/database.ts';
+import { hasVectors, loadVector } from '../../../../test/helpers/vectors.ts';
 import { migrate } from '../../../db/index.ts';
 import { loadInterfaces } from '../interfaces.ts';
 import type { ContractInfo } from '../types.ts';

@@ -5,8 +5,7 @@
 // owner's behalf is classified again as its child (an ordinary ton_transfer, jetton_transfer…), seen by clients
 // that do not know vesting_send_message.
 import { type Cell, loadMessageRelaxed } from '@ton/core';
-import { formatAddressV3 } from '../../../ton/index.ts';
-import { VESTING_OP } from '../../decode/contracts/events/index.ts';
+import { formatAddressV3, VESTING_OP } from '../../../ton/index.ts';
 import type { ActionDraft, Matcher, TraceNode } from '../types.ts';
 import { bocB64, childrenWithOp, inBody, internalIn } from './util.ts';
 

@@ -5,8 +5,9 @@
 import { createHash } from 'node:crypto';
 import { type Builder, beginCell, Cell, Dictionary } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { hasVectors, loadVectors } from '../../../../test/support/vectors.ts';
-import { CONTENT_KEYS, loadTokenContent } from './content.ts';
+import { hasVectors, loadVectors } from '../../../../test/helpers/vectors.ts';
+import { CONTENT_KEYS } from '../../../ton/index.ts';
+import { loadTokenContent } from './content.ts';
 import { type AccountVector, independentContent } from './detect/detect.test-util.ts';
 
 const key = (name: string) => BigInt(`0x${createHash('sha256').update(name).digest('hex')}`);

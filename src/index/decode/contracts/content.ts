@@ -7,119 +7,51 @@
 // is the subset of the nine standard keys present: UTF-8 strings, image_data in base64. A value that does not
 // decode is left out; a content cell of any other shape is not TEP-64 (null), which makes detection fail.
 // Content is untrusted: keys are looked up (never the whole dictionary loaded), and byte strings stop at 8 KiB
-// and 1024 cells as toncenter's fixed buffer stops them, so hostile content costs bounded work.
-import { createHash } from 'node:crypto';
+// and 1024 cells as toncenter's fixed buffer stops them, so hostile content costs bounded work. The reader is
+// src/ton/contracts/tep64.ts's, in the indexer's reading (exotic cells refused, the chunked dictionary looked up).
 import type { Cell, Slice } from '@ton/core';
-import { lookupHashmap } from '../../../ton/index.ts';
+import {
+  CONTENT_KEY_HASHES,
+  CONTENT_KEYS,
+  type ContentReading,
+  contentText,
+  loadContentData,
+  loadSnakeBytes,
+  lookupHashmap,
+  utf8OrNull,
+} from '../../../ton/index.ts';
 import type { ContentJson } from './types.ts';
 
-/** The keys toncenter reads (v3-api.md §3.4), in its order. */
-export const CONTENT_KEYS = [
-  'uri',
-  'name',
-  'description',
-  'image',
-  'image_data',
-  'symbol',
-  'decimals',
-  'amount_style',
-  'render_type',
-] as const;
-
-/** toncenter's buffer: a snake or chunked value keeps the cells that fit in 8 KiB. */
-const MAX_VALUE_BYTES = 8 * 1024;
 /** Cells of one snake value or chunk indices of one chunked value read at most. */
 const MAX_VALUE_CELLS = 1024;
 
-const KEY_HASHES = CONTENT_KEYS.map((k) => BigInt(`0x${createHash('sha256').update(k).digest('hex')}`));
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-/** The UTF-8 text of `bytes`, or null when they are not valid UTF-8. */
-function textOf(bytes: Buffer): string | null {
-  try {
-    return utf8.decode(bytes);
-  } catch {
-    return null;
-  }
-}
-
-/** Collects bits up to the byte limit (a cell that would overflow it ends the value, as in toncenter). */
-class ByteSink {
-  private readonly parts: Buffer[] = [];
-  private bits = 0;
-  private pending = 0n;
-  private pendingBits = 0;
-
-  /** Appends the slice's remaining bits; false when they would pass the limit (nothing appended). */
-  add(s: Slice): boolean {
-    const n = s.remainingBits;
-    if (this.bits + n > MAX_VALUE_BYTES * 8) return false;
-    this.bits += n;
-    let left = n;
-    // Whole bytes go straight through when the sink is aligned; otherwise bits are carried over.
-    if (this.pendingBits === 0 && left >= 8) {
-      const whole = Math.floor(left / 8);
-      this.parts.push(s.loadBuffer(whole));
-      left -= whole * 8;
-    }
-    while (left > 0) {
-      const take = Math.min(left, 8 - this.pendingBits);
-      this.pending = (this.pending << BigInt(take)) | s.loadUintBig(take);
-      this.pendingBits += take;
-      left -= take;
-      if (this.pendingBits === 8) {
-        this.parts.push(Buffer.from([Number(this.pending)]));
-        this.pending = 0n;
-        this.pendingBits = 0;
-      }
-    }
-    return true;
-  }
-
-  /** The bytes, or null when the bit count is not a whole number of bytes. */
-  bytes(): Buffer | null {
-    return this.pendingBits === 0 ? Buffer.concat(this.parts) : null;
-  }
-}
-
-/** Snake data: this slice's bits, then its first ref's, and so on (the refs after the first are ignored). */
-function loadSnakeBytes(s: Slice): Buffer | null {
-  const sink = new ByteSink();
-  let cur = s;
-  for (let cells = 0; cells < MAX_VALUE_CELLS; cells++) {
-    if (!sink.add(cur)) break;
-    if (cur.remainingRefs === 0) break;
-    cur = cur.loadRef().beginParse();
-  }
-  return sink.bytes();
-}
+const KEY_HASHES = CONTENT_KEY_HASHES.map((h) => BigInt(`0x${h.toString('hex')}`));
 
 /** Chunked data: chunk 0, 1, 2… while the index exists; each chunk is its cell's own bits. */
-function loadChunkedBytes(s: Slice): Buffer | null {
-  const root = s.loadBit() ? s.loadRef() : null;
-  if (s.remainingBits !== 0 || s.remainingRefs !== 0) return null;
-  const sink = new ByteSink();
-  if (root) {
-    for (let i = 0; i < MAX_VALUE_CELLS; i++) {
-      const v = lookupHashmap(root, 32, BigInt(i));
-      if (!v) break;
-      if (!sink.add(v.loadRef().beginParse())) break;
-    }
+function* chunkCells(root: Cell | null): Generator<Slice> {
+  if (!root) return;
+  for (let i = 0; i < MAX_VALUE_CELLS; i++) {
+    const v = lookupHashmap(root, 32, BigInt(i));
+    if (!v) return;
+    yield v.loadRef().beginParse();
   }
-  return sink.bytes();
 }
 
-/** One ContentData value (a ref to it, or inline as some contracts store it); null when it does not decode. */
-function loadContentData(value: Slice): Buffer | null {
+/** The indexer's reading: exotic cells throw, a chunked value's dictionary is looked up and must end the value. */
+const INDEX_READING: ContentReading = {
+  exotic: false,
+  maxSnakeCells: MAX_VALUE_CELLS,
+  chunks: (s) => {
+    const root = s.loadBit() ? s.loadRef() : null;
+    if (s.remainingBits !== 0 || s.remainingRefs !== 0) return null;
+    return chunkCells(root);
+  },
+};
+
+/** One ContentData value; null when it does not decode. */
+function contentData(value: Slice): Buffer | null {
   try {
-    let s = value;
-    if (s.remainingBits === 0 && s.remainingRefs === 1) s = s.loadRef().beginParse();
-    if (s.remainingBits < 8) return null;
-    const tag = s.loadUint(8);
-    if (tag === 0x00) return loadSnakeBytes(s);
-    if (tag === 0x01) return loadChunkedBytes(s);
-    return null;
+    return loadContentData(value, INDEX_READING);
   } catch {
     return null;
   }
@@ -134,13 +66,9 @@ function loadOnchain(s: Slice): ContentJson | null {
   CONTENT_KEYS.forEach((key, i) => {
     const value = lookupHashmap(root, 256, KEY_HASHES[i]!);
     if (!value) return;
-    const bytes = loadContentData(value);
+    const bytes = contentData(value);
     if (!bytes) return;
-    if (key === 'image_data') {
-      out[key] = bytes.toString('base64');
-      return;
-    }
-    const text = textOf(bytes);
+    const text = contentText(key, bytes);
     if (text !== null) out[key] = text;
   });
   return out;
@@ -154,8 +82,8 @@ export function loadTokenContent(cell: Cell): ContentJson | null {
     if (s.remainingBits < 8) return null;
     const tag = s.loadUint(8);
     if (tag === 0x01) {
-      const bytes = loadSnakeBytes(s);
-      const uri = bytes ? textOf(bytes) : null;
+      const bytes = loadSnakeBytes(s, INDEX_READING);
+      const uri = bytes ? utf8OrNull(bytes) : null;
       return uri === null ? null : { uri };
     }
     if (tag === 0x00) return loadOnchain(s);

@@ -4,7 +4,7 @@
 // written out from the inputs by the encodings schema/README.md gives, not from the encoders.
 import { Address, beginCell, Cell } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setupDatabase, type TestDatabase } from '../../../../test/db/setup-database.ts';
+import { setupDatabase, type TestDatabase } from '../../../../test/helpers/database.ts';
 import { migrate } from '../../../db/index.ts';
 import { CONTRACT_TABLE_COLUMNS } from './columns.ts';
 import { detectedRow, eventRow, sellersOf, type TableRow } from './rows.ts';

@@ -12,9 +12,10 @@ import {
   WalletContractV5R1,
 } from '@ton/ton';
 import { describe, expect, it } from 'vitest';
-import { hasVectors, loadVector } from '../../../../test/support/vectors.ts';
+import { hasVectors, loadVector } from '../../../../test/helpers/vectors.ts';
+import { WALLET_CODES, walletCode } from '../../../ton/index.ts';
 import { type AccountVector, accountOf, computed } from './detect/detect.test-util.ts';
-import { WALLET_CODES, walletCode, walletInfo } from './wallets.ts';
+import { walletInfo } from './wallets.ts';
 
 const publicKey = Buffer.alloc(32, 7);
 

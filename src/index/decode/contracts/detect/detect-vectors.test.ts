@@ -5,7 +5,7 @@
 // detected, by design (the cross-check cannot pass).
 import { Address, beginCell, Cell, Dictionary, loadTransaction, type Slice } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasVectors, loadVector, loadVectors } from '../../../../../test/support/vectors.ts';
+import { hasVectors, loadVector, loadVectors } from '../../../../../test/helpers/vectors.ts';
 import { DNS_COLLECTION_CODE_BOC } from '../../../../devnet/contracts/dns-collection.compiled.ts';
 import { createTvmRunner, type TvmRunnerHandle } from '../../../../tvm/index.ts';
 import type { AccountInput, Detected } from '../types.ts';

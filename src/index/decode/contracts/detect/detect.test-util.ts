@@ -3,9 +3,9 @@
 import { createHash } from 'node:crypto';
 import { Address, beginCell, Cell, Dictionary, loadShardAccount } from '@ton/core';
 import { defaultConfig } from '@ton/sandbox';
-import { loadVector } from '../../../../../test/support/vectors.ts';
+import { loadVector } from '../../../../../test/helpers/vectors.ts';
+import { CONTENT_KEYS } from '../../../../ton/index.ts';
 import type { TvmRunner } from '../../../../tvm/index.ts';
-import { CONTENT_KEYS } from '../content.ts';
 import type { AccountInput, DetectContext } from '../types.ts';
 
 export const CONFIG = Cell.fromBase64(defaultConfig);

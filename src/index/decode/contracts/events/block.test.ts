@@ -6,7 +6,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { hasVectors, loadVectors } from '../../../../../test/support/vectors.ts';
+import { hasVectors, loadVectors } from '../../../../../test/helpers/vectors.ts';
 import { type BlockIdExt, listBlockTransactions, loadBlockCell } from '../../../../ton/index.ts';
 import { blockGlobalVersion } from '../../rows.ts';
 import type { ContractEvent, TransactionInput } from '../types.ts';

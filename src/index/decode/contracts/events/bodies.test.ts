@@ -3,11 +3,11 @@
 // the edge cases no vector covers), and against hostile input (truncations, random cells, exotic cells).
 import { Address, type Builder, beginCell, Cell, Dictionary, internal, storeMessageRelaxed } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { hasVectors, loadVectors } from '../../../../../test/support/vectors.ts';
+import { hasVectors, loadVectors } from '../../../../../test/helpers/vectors.ts';
+import { JETTON_OP, MULTISIG_OP, VESTING_OP } from '../../../../ton/index.ts';
 import { eventsOf } from './events-of.ts';
 import {
   airdropClaimOf,
-  JETTON_OP,
   type JettonMint,
   type JettonTransfer,
   loadJettonBurn,
@@ -16,9 +16,8 @@ import {
 } from './jetton.ts';
 import { type KnownBody, knownOpcodeName, parseKnownBody } from './known-body.ts';
 import { airdropItemOf } from './mintless.ts';
-import { loadMultisigOrder, MULTISIG_OP } from './multisig.ts';
+import { loadMultisigOrder } from './multisig.ts';
 import { payloadCell, readBody } from './reader.ts';
-import { VESTING_OP } from './vesting.ts';
 
 interface BodyVector {
   expected: Record<string, unknown>;

@@ -1,16 +1,9 @@
 // DNS (TEP-81, ton-blockchain/dns-contract) item bodies, contracts.md §5.2, and the DNSRecord values they carry
 // (also what a DNS item's content dictionary holds).
 import type { Address, Cell, Slice } from '@ton/core';
+import { DNS_OP } from '../../../../ton/index.ts';
 import { bodyParser, loadQueryOnly } from './body-parser.ts';
 import { loadMsgAddressInt, readCell, refuse } from './reader.ts';
-
-export const DNS_OP = {
-  changeDnsRecord: 0x4eb1f0f9,
-  releaseBalance: 0x4ed14b65,
-  fillUp: 0x370fec51,
-  outbidNotification: 0x557cea20,
-  processGovernanceDecision: 0x44beae41,
-} as const;
 
 /** SmcCapability names: cap_method_seqno#5371, cap_method_pubkey#71f4, cap_is_wallet#2177, cap_name#ff name:Text. */
 export type SmcCapability =

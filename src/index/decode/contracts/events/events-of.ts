@@ -2,9 +2,10 @@
 // the same way: contracts.md §1.1). Candidates name the receiving contract; the pipeline keeps those whose
 // receiver is detected as the right kind (unit.ts). Bounced inbound messages are refunds and yield nothing;
 // aborted transactions yield their events, marked by tx.aborted.
+import { JETTON_OP, NFT_OP } from '../../../../ton/index.ts';
 import type { ContractEvent, TransactionInput, TxRef } from '../types.ts';
-import { JETTON_OP, jettonEvents } from './jetton.ts';
-import { NFT_OP, nftEvents } from './nft.ts';
+import { jettonEvents } from './jetton.ts';
+import { nftEvents } from './nft.ts';
 
 const EVENT_OPCODES = new Set<number>([
   JETTON_OP.transfer,

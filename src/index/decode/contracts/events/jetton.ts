@@ -4,6 +4,7 @@
 // internal_transfer#178d4519 -> jetton_mint candidate (the pipeline keeps it only when the source is the
 // receiving wallet's master).
 import type { Address, Cell, Slice } from '@ton/core';
+import { JETTON_OP } from '../../../../ton/index.ts';
 import type { ContractEvent, MessageInput, TxRef } from '../types.ts';
 import { bodyParser, loadQueryOnly } from './body-parser.ts';
 import {
@@ -17,28 +18,6 @@ import {
   readBody,
   refuse,
 } from './reader.ts';
-
-export const JETTON_OP = {
-  transfer: 0x0f8a7ea5,
-  internalTransfer: 0x178d4519,
-  transferNotification: 0x7362d09c,
-  excesses: 0xd53276db,
-  burn: 0x595f07bc,
-  burnNotification: 0x7bdd97de,
-  provideWalletAddress: 0x2c76b973,
-  takeWalletAddress: 0xd1735400,
-  mintV1: 0x00000015,
-  mint: 0x642b7d07,
-  changeAdmin: 0x6501f354,
-  claimAdmin: 0xfb88e119,
-  dropAdmin: 0x7431f221,
-  changeMetadataUri: 0xcb862902,
-  upgrade: 0x2508d66a,
-  topUp: 0xd372158c,
-  callTo: 0x235caf52,
-  setStatus: 0xeed236d3,
-  merkleAirdropClaim: 0x0df602d6,
-} as const;
 
 // transfer#0f8a7ea5 query_id:uint64 amount:(VarUInteger 16) destination:MsgAddress
 //     response_destination:MsgAddress custom_payload:(Maybe ^Cell)

@@ -1,19 +1,8 @@
 // Multisig v2 (ton-blockchain/multisig-contract-v2) bodies and order actions, contracts.md §6.2, v3-api.md §3.7.
 import { type Address, type Cell, Dictionary, loadMessageRelaxed, type MessageRelaxed, type Slice } from '@ton/core';
+import { MULTISIG_OP } from '../../../../ton/index.ts';
 import { bodyParser, loadQueryOnly } from './body-parser.ts';
 import { loadMsgAddressInt, readCell, refuse } from './reader.ts';
-
-export const MULTISIG_OP = {
-  newOrder: 0xf718510f,
-  execute: 0x75097f5d,
-  executeInternal: 0xa32c59bf,
-  init: 0x9c73fba2,
-  approve: 0xa762230f,
-  approveAccepted: 0x82609bf6,
-  approveRejected: 0xafaf283e,
-  sendMessage: 0xf1381e5b,
-  updateMultisigParam: 0x1d0cfbd3,
-} as const;
 
 // send_message#f1381e5b mode:uint8 message:^MessageRelaxed = Action;
 // update_multisig_param#1d0cfbd3 threshold:uint8 signers:^(Hashmap 8 MsgAddressInt)

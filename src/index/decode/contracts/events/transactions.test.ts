@@ -4,7 +4,7 @@
 // same chains (the wallet's reply messages, the receiver's notification).
 import { Address, Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { hasVectors, loadVectors } from '../../../../../test/support/vectors.ts';
+import { hasVectors, loadVectors } from '../../../../../test/helpers/vectors.ts';
 import type { BlockIdExt } from '../../../../ton/index.ts';
 import { eventsOf } from './events-of.ts';
 import { parseKnownBody } from './known-body.ts';

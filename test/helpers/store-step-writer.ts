@@ -1,16 +1,17 @@
 // A child process for the store's crash and reader tests: opens the store, writes the genesis if the store is
 // empty, then commits the node-db chain's steps after the head, one by one, printing a line per commit.
-//   node --import tsx step-writer.ts <storeDir> <plan.json> [--pace <ms>] [--until <mcSeqno>] [--prefetch <steps>]
-//     [--die-at files-written|batch-written [--die-after <n>]]
+//   node --import tsx store-step-writer.ts <storeDir> <plan.json> [--pace <ms>] [--until <mcSeqno>]
+//     [--prefetch <steps>] [--die-at files-written|batch-written [--die-after <n>]]
 // The plan comes from loadNodeDbChain() in the parent; this process decodes only the steps it writes.
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { openDevnetStore } from '../../../src/devnet/store/index.ts';
-import { type ChainPlan, genesisOf, materializeStep, readNodeDbBlocks } from './chain-fixtures.ts';
+import { openDevnetStore } from '../../src/devnet/store/index.ts';
+import { type ChainPlan, genesisOf, materializeStep, readNodeDbBlocks } from './store-chain.ts';
 
 async function main(): Promise<void> {
   const [dir, planPath, ...rest] = process.argv.slice(2);
-  if (!dir || !planPath) throw new Error('usage: step-writer.ts <storeDir> <plan.json> [--pace ms] [--until seqno]');
+  if (!dir || !planPath)
+    throw new Error('usage: store-step-writer.ts <storeDir> <plan.json> [--pace ms] [--until seqno]');
   const opt = (name: string): number | undefined => {
     const i = rest.indexOf(name);
     return i >= 0 ? Number(rest[i + 1]) : undefined;

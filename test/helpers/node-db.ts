@@ -45,7 +45,7 @@ import {
   type WriterStep,
 } from '../../src/nodedb/writer.ts';
 import { type BlockIdExt, listShards, loadBlockCell, prevBlockIds } from '../../src/ton/index.ts';
-import { vectorPath } from '../support/vectors.ts';
+import { vectorPath } from './vectors.ts';
 
 export const REAL_PACKS = ['archive.00000.pack', 'archive.00100.pack', 'archive.00200.pack'] as const;
 export const REAL_LAST_MC = 264;

@@ -1,11 +1,11 @@
-// Runs step-writer.ts in a child process (its own LevelDB handle and LOCK) and follows its output lines.
+// Runs store-step-writer.ts in a child process (its own LevelDB handle and LOCK) and follows its output lines.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const repoRoot = resolve(here, '..', '..', '..');
+const repoRoot = resolve(here, '..', '..');
 
 export interface WriterProcess {
   child: ChildProcess;
@@ -22,7 +22,7 @@ export interface WriterProcess {
 export function spawnWriter(storeDir: string, planPath: string, args: string[] = []): WriterProcess {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(here, 'step-writer.ts'), storeDir, planPath, ...args],
+    ['--import', 'tsx', join(here, 'store-step-writer.ts'), storeDir, planPath, ...args],
     {
       cwd: repoRoot,
       stdio: ['ignore', 'pipe', 'pipe'],

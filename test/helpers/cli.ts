@@ -1,10 +1,56 @@
-// Long-running CLI processes for tests: `tongate <args>` (or the bare worker file) as a real child process
-// with its stdout and stderr collected line by line, and a way to wait for a line.
-import { type ChildProcess, spawn } from 'node:child_process';
+// The CLI as users run it: `tongate <args>` as a real child process through bin/tongate.js.
+// - tongate(...args): to completion, blocking this process (spawnSync);
+// - runTongate(args, options): to completion without blocking this process (a devnet child keeps running
+//   meanwhile), with the child's environment and a kill timeout of the caller's choosing;
+// - startTongate(args, env): long-running (or the bare worker file), with its stdout and stderr collected line by
+//   line, and a way to wait for a line.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const CLI = join(ROOT, 'bin', 'tongate.js');
+
+/** What a finished run printed, and its exit code (null when killed by a signal). */
+export interface CliRun {
+  code: number | null;
+  out: string;
+  err: string;
+}
+
+/** `tongate <args>` to completion, blocking: this process's environment, killed after 60 s. */
+export function tongate(...args: string[]): CliRun {
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    encoding: 'utf8',
+    timeout: 60_000,
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+export interface RunOptions {
+  /** The child's whole environment (default: this process's). */
+  env?: NodeJS.ProcessEnv;
+  /** SIGKILLs the child after this long (default: never). */
+  timeoutMs?: number;
+}
+
+/** `tongate <args>` to completion without blocking this process, run from the checkout's root. */
+export function runTongate(args: string[], { env, timeoutMs }: RunOptions = {}): Promise<CliRun> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    const timer = timeoutMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', fail);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      done({ code, out, err });
+    });
+  });
+}
 
 export interface Child {
   proc: ChildProcess;
@@ -23,7 +69,7 @@ export function startTongate(
 ): Child {
   const argv =
     entry === 'cli'
-      ? [join(ROOT, 'bin', 'tongate.js'), ...args]
+      ? [CLI, ...args]
       : ['--import', 'tsx', join(ROOT, 'src', 'cli', 'bare-worker.ts'), ...args.slice(1)];
   const proc = spawn(process.execPath, argv, {
     env: { ...process.env, DATABASE_URL: undefined, REDIS_URL: undefined, TONGATE_DATA: undefined, ...env },

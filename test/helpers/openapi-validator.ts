@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { parse } from 'yaml';
-import { sharedPath } from '../support/vectors.ts';
+import { sharedPath } from './vectors.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: OpenAPI documents are untyped JSON
 type Json = Record<string, any>;

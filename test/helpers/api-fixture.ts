@@ -12,9 +12,9 @@ import { classifyMcBlock } from '../../src/index/actions/index.ts';
 import { createLiteSource, indexMcBlock } from '../../src/index/index.ts';
 import { assembleTraces } from '../../src/index/traces/index.ts';
 import { createLitePool, type LitePool, loadGlobalConfig } from '../../src/lite/index.ts';
-import { type Kind, setupDatabase, type TestDatabase } from '../db/setup-database.ts';
-import { startDevnetChain } from '../support/devnet-chain.ts';
-import { liteClientOn } from '../support/lite-client.ts';
+import { type Kind, setupDatabase, type TestDatabase } from './database.ts';
+import { startDevnetChain } from './devnet-chain.ts';
+import { liteClientOn } from './lite-client.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are walked field by field by the tests
 export type JsonBody = any;

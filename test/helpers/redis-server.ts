@@ -1,7 +1,7 @@
 // A private redis-server for tests that stop and restart Redis under running processes (never the shared one
 // other test files use): `--save '' --appendonly no`, so a restart loses every key, as the worst case does.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { freePort } from '../support/devnet-chain.ts';
+import { freePort } from './devnet-chain.ts';
 
 export interface RedisServer {
   port: number;

@@ -35,7 +35,7 @@ import {
   verifyBlockProof,
   verifyMerkleProof,
 } from '../../src/ton/index.ts';
-import { dictLeaf } from '../support/dict-leaf.ts';
+import { dictLeaf } from './dict-leaf.ts';
 
 export const MC_SHARD = 0x8000000000000000n;
 export const MC_SHARD_TEXT = '-9223372036854775808';
@@ -152,16 +152,6 @@ export async function signingWallet(entry: WalletsFileEntry): Promise<SigningWal
     secretKey: keys.secretKey,
     address: Address.parse(entry.raw),
   };
-}
-
-export async function until<T>(what: string, f: () => Promise<T | null | undefined | false>, timeoutMs = 30_000) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await f();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 /** The block file over the wire, checked against the id it was asked for. */

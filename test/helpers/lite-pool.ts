@@ -25,7 +25,7 @@ import {
   type LiteServerEndpoint,
 } from '../../src/lite/index.ts';
 import type { BlockIdExt } from '../../src/ton/index.ts';
-import { loadVector } from '../support/vectors.ts';
+import { loadVector } from './vectors.ts';
 
 export const MC_SHARD = -(2n ** 63n);
 
@@ -357,11 +357,5 @@ export async function startBlackhole(): Promise<{ endpoint: LiteServerEndpoint; 
   };
 }
 
-/** Polls `cond` until it holds (bounded only by the test's own timeout; no timing assertion). */
-export async function until(cond: () => boolean, what: string, stepMs = 10): Promise<void> {
-  const started = Date.now();
-  while (!cond()) {
-    if (Date.now() - started > 20_000) throw new Error(`gave up waiting for: ${what}`);
-    await new Promise((r) => setTimeout(r, stepMs));
-  }
-}
+/** How the pool tests wait for the pool's state (until.ts): every 10 ms, for up to 20 s (no timing assertion). */
+export const POOL_POLL = { timeoutMs: 20_000, stepMs: 10 } as const;

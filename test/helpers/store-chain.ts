@@ -5,7 +5,7 @@
 // - the mainnet blocks of shared/vectors/blocks with the header facts the vector files state.
 import { createHash } from 'node:crypto';
 import { Address, beginCell, type Cell } from '@ton/core';
-import type { AccountInput } from '../../../src/devnet/store/index.ts';
+import type { AccountInput } from '../../src/devnet/store/index.ts';
 import {
   type Block,
   type BlockId,
@@ -18,8 +18,8 @@ import {
   prevBlockIds,
   shardAccountEntries,
   storeShardAccount,
-} from '../../../src/ton/index.ts';
-import { loadNodePackage, loadVector } from '../../support/vectors.ts';
+} from '../../src/ton/index.ts';
+import { loadNodePackage, loadVector } from './vectors.ts';
 
 export interface ChainBlock {
   id: BlockIdExt;
