@@ -64,6 +64,53 @@ ROWS.forEach((row, i) => {
   }
 });
 
+// Within index: src/index/'s subfolders in the order the data flows (src/index/README.md), lowest first. A subfolder
+// imports only the rows below it, and none imports the modules at src/index/'s top (index.ts, the barrel;
+// index-mc-block.ts, the processor composing them; metrics.ts; health.ts), which may import any subfolder.
+/** @type {string[][]} */
+const INDEX_ROWS = [
+  ['parse'], // the shard-chain walk: pure, over block cells and a fetch function
+  ['source'], // the block sources, and collectUnit: what a masterchain seqno commits, walked through parse/
+  ['decode'], // a unit into rows: the core tables, the contract decoders (decode/contracts), the rows' shape
+  ['write'], // rows into the database with their checkpoint, in one transaction; trace ids onto rows
+  // the decoders' I/O (env, stored states, rederive) | decoding in worker threads | off-chain metadata | trace assembly
+  ['contracts', 'decode-pool', 'metadata', 'traces'],
+  ['actions'], // the classifier, over assembled traces
+  ['plan'], // which jobs to enqueue: walker, gaps, tail (starting trace assembly)
+];
+const indexPart = (part) => `^src/index/${part}/`;
+forbidden.push({
+  name: 'index-top',
+  comment: "src/index/'s subfolders never import its top modules (index.ts, index-mc-block.ts, metrics.ts, health.ts).",
+  severity: 'error',
+  from: { path: '^src/index/[^/]+/' },
+  to: { path: '^src/index/[^/]+\\.ts$' },
+});
+INDEX_ROWS.forEach((row, i) => {
+  for (const part of row) {
+    const targets = [...INDEX_ROWS.slice(i + 1).flat(), ...row.filter((p) => p !== part)];
+    if (targets.length === 0) continue;
+    forbidden.push({
+      name: `index-${part}`,
+      comment: `src/index/${part}/ imports only these subfolders of src/index: ${INDEX_ROWS.slice(0, i).flat().join(', ') || 'none'}.`,
+      severity: 'error',
+      from: { path: indexPart(part) },
+      to: { path: targets.map(indexPart) },
+    });
+  }
+});
+
+// Within api: v3's renderers are pure functions from rows to JSON. The SQL (column lists, statements) and the functions
+// that run it are in src/api/v3/queries/, so render/ never reaches the database.
+forbidden.push({
+  name: 'v3-render-pure',
+  comment:
+    'src/api/v3/render/ turns rows into JSON and reads nothing: SQL and the reads that run it go in v3/queries/.',
+  severity: 'error',
+  from: { path: '^src/api/v3/render/' },
+  to: { path: '^src/db/' },
+});
+
 module.exports = {
   forbidden,
   options: {

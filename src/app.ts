@@ -1,7 +1,9 @@
 // The composition root (issue 22): the parts put together into what a command runs. The indexer (a block source,
 // the database, the job queue, the contract decoders, a --metrics-port listener), the index-mc-block processor over
-// it (workers/index-mc-block.ts), the API server with its /healthz. src/cli/ parses a command's arguments into the
-// settings taken here and calls these; nothing below src/cli/ imports this module.
+// it (workers/index-mc-block.ts), the API server with its /healthz, and the services `tongate serve` (the APIs over
+// a database and liteservers) and `tongate up` (a devnet, its tail indexing and the APIs) run until a signal.
+// src/cli/ parses a command's arguments into the settings taken here and calls these; nothing below src/cli/
+// imports this module.
 
 import { rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -19,9 +21,13 @@ import {
   isTongateError,
   type QueueConfig,
   type Registry,
+  resolveDatabaseConfig,
+  resolveQueueConfig,
 } from './common/index.ts';
 import type { Log } from './common/logger.ts';
+import { UsageError } from './common/options.ts';
 import { createDatabase, type Database, describeDatabase, migrate, type Queryable } from './db/index.ts';
+import type { DevnetInfo, DevnetNode } from './devnet/node/index.ts';
 import { devnetDnsRootsOf } from './devnet/node/published-files.ts';
 import type { RedisLossMode } from './http/rate-limit.ts';
 import type { HealthReport } from './http/server.ts';
@@ -35,6 +41,8 @@ import {
   createLiteSource,
   type IndexMetrics,
 } from './index/index.ts';
+import { checkpointBounds } from './index/plan/checkpoints.ts';
+import { runTail } from './index/plan/index.ts';
 import { createNodeDbSource, type NodeDbOptions } from './index/source/node-db-source.ts';
 import { createLitePool, type LiteMethods, type LitePool, loadGlobalConfig } from './lite/index.ts';
 import type { NodeDb } from './nodedb/node-db.ts';
@@ -458,4 +466,213 @@ export async function startApiServer(opts: {
   const addr = api.app.server.address();
   const bound = typeof addr === 'object' && addr ? addr.port : port;
   return { api, url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}` };
+}
+
+/** Something a command runs until a signal: `start` opens and starts its parts, `close` stops whatever started. */
+export interface Service<T> {
+  /** Resolves once every part runs (the API server listens). */
+  start(): Promise<T>;
+  /** Stops what started, in a fixed order; also after a failed or partial start. */
+  close(): Promise<void>;
+}
+
+/** `tongate serve`'s parts (src/cli/serve.ts reads them from the options). */
+export interface ServeSettings {
+  api: ApiSettings;
+  /** The index database behind v3; absent (--no-v3): v2 alone. */
+  database?: DatabaseConfig;
+  /** A TON global config (file or URL) whose liteservers back v2; absent: v3 alone. */
+  liteConfig?: string;
+}
+
+/** The HTTP APIs alone: the database (migrated) for v3, a liteserver pool for v2, the API server over them. */
+export function createServe(
+  settings: ServeSettings,
+  parts: { log: Log; logger: Logger },
+): Service<{ url: string; v2: boolean; v3: boolean }> {
+  const { log, logger } = parts;
+  let db: Database | undefined;
+  let pool: LitePool | undefined;
+  let api: ApiServer | undefined;
+  return {
+    async start() {
+      if (settings.database !== undefined) {
+        db = await createDatabase(settings.database);
+        await migrate(db);
+        log('info', 'Opened database', { database: describeDatabase(settings.database) });
+      }
+      if (settings.liteConfig !== undefined) {
+        pool = createLitePool({ servers: (await loadGlobalConfig(settings.liteConfig)).liteservers, log });
+      }
+      const started = await startApiServer({ settings: settings.api, db, pool, logger });
+      api = started.api;
+      return { url: started.url, v2: pool !== undefined, v3: db !== undefined };
+    },
+    async close() {
+      await api?.close().catch(() => {});
+      await pool?.close().catch(() => {});
+      await db?.close().catch(() => {});
+    },
+  };
+}
+
+/** Where `tongate up`'s devnet liteserver and config endpoint listen. */
+export const DEVNET_HOST = '127.0.0.1';
+
+/** `tongate up`'s parts (src/cli/up.ts reads them from the options). */
+export interface UpSettings {
+  /** The data folder: the chain in DIR/devnet, the embedded database in DIR/pg (unless DATABASE_URL). */
+  dataDir: string;
+  /** The devnet liteserver's port (its global config on port + 1); 0: any free port. */
+  litePort: number;
+  /** Devnet milliseconds between blocks; absent: the node's default. */
+  blockIntervalMs?: number;
+  /** Run the devnet's traffic generator. */
+  activity: boolean;
+  api: ApiSettings;
+}
+
+/**
+ * The whole service on one process: a devnet node (with its traffic generator), tail indexing of its chain (read
+ * straight from the node's store, account code and data through its liteserver) into the database under the data
+ * folder or DATABASE_URL, through the in-process queue or REDIS_URL, and the API server. `signal` (the command's
+ * shutdown) stops the tail at once.
+ */
+export function createUp(
+  settings: UpSettings,
+  parts: { log: Log; logger: Logger; signal: AbortSignal },
+): Service<{ url: string; devnet: DevnetInfo }> {
+  const { log, logger } = parts;
+  const { dataDir: data, litePort, blockIntervalMs } = settings;
+  // Stops the tail on a signal and on any failure (an API that could not listen must not leave it running).
+  const stopAll = new AbortController();
+  parts.signal.addEventListener('abort', () => stopAll.abort(), { once: true });
+  const stopActivity = new AbortController();
+  let node: DevnetNode | undefined;
+  let pool: LitePool | undefined;
+  let source: BlockSource | undefined;
+  let db: Database | undefined;
+  let queue: JobQueue | undefined;
+  let processor: Processor | undefined;
+  let contracts: OwnedContractsEnv | undefined;
+  let api: ApiServer | undefined;
+  let activity: Promise<unknown> | undefined;
+  let tail: Promise<void> | undefined;
+  return {
+    async start() {
+      // The devnet loads here, not with this module: serve, walk and work import it too and never run a node.
+      const [{ devnetDnsRoots, startActivity }, { DEVNET_USER_WALLETS_PER_VERSION }, { createDevnetNode }] =
+        await Promise.all([
+          import('./devnet/activity/index.ts'),
+          import('./devnet/genesis/index.ts'),
+          import('./devnet/node/index.ts'),
+        ]);
+      node = createDevnetNode({
+        dataDir: data,
+        host: DEVNET_HOST,
+        litePort,
+        httpPort: litePort === 0 ? 0 : litePort + 1,
+        ...(blockIntervalMs === undefined ? {} : { blockIntervalMs }),
+        userWalletsPerVersion: DEVNET_USER_WALLETS_PER_VERSION,
+        log: (level, msg, fields) =>
+          log(
+            level === 'debug' ? 'debug' : level === 'error' ? 'error' : level === 'warn' ? 'warn' : 'info',
+            msg,
+            fields,
+          ),
+      });
+      const info = await node.start().catch((e: unknown) => {
+        if (/EADDRINUSE/.test(`${(e as { code?: string }).code} ${(e as Error).message}`)) {
+          throw new UsageError(
+            `the devnet's port ${litePort} or ${litePort + 1} is in use; pick others with --lite-port`,
+          );
+        }
+        throw e;
+      });
+      log('info', 'Started devnet', {
+        head: info.head.seqno,
+        liteserver: `${info.host}:${info.litePort}`,
+        dir: info.devnetDir,
+      });
+      pool = createLitePool({ servers: (await loadGlobalConfig(info.globalConfigFile)).liteservers, log });
+      source = await createDevnetStoreSource(info.devnetDir, { fallback: createLiteSource(pool) });
+
+      // DATABASE_URL and REDIS_URL are read once the devnet runs (a bad one fails after 'Started devnet').
+      const dbConfig = resolveDatabaseConfig({ flags: { data }, env: process.env, applicationName: 'tongate-up' });
+      db = await createDatabase(dbConfig);
+      await migrate(db);
+      log('info', 'Opened database', { database: describeDatabase(dbConfig) });
+      const queueConfig = resolveQueueConfig({ flags: {}, env: process.env });
+      queue = createQueue(queueConfig, { log });
+      const metrics = createMetricsRegistry();
+      const src = source;
+      const lite = pool;
+      contracts = await createContractsEnv({
+        db,
+        libraries: (hashes) => librariesFrom(lite, hashes),
+        dnsRoots: [...MAINNET_DNS_ROOTS, ...devnetDnsRoots()],
+      });
+      const indexMetrics = createIndexMetrics(metrics, { db, queue, head: () => src.head() });
+      processor = startIndexWorker({
+        queue,
+        source,
+        db,
+        log,
+        metrics: indexMetrics,
+        contracts,
+        onIndexed: (r) =>
+          log('debug', r.skipped ? 'Skipped indexed masterchain block' : 'Indexed masterchain block', { ...r }),
+        onFailed: (seqno, e, final) =>
+          log(final ? 'error' : 'warn', 'Failed to index masterchain block', { seqno, error: e.message, final }),
+      });
+      // A new index starts at the devnet's first block: the whole (small) history is served.
+      const bounds = await checkpointBounds(db);
+      let lastLogged = 0;
+      tail = runTail({
+        queue,
+        db,
+        source,
+        pollMs: 200,
+        signal: stopAll.signal,
+        ...(bounds ? {} : { from: 1 }),
+        log: (level, msg, fields) => log(level === 'info' ? 'debug' : level, msg, fields),
+        onStatus: (s) => {
+          indexMetrics.head(s.head);
+          if (Date.now() - lastLogged > 30_000) {
+            lastLogged = Date.now();
+            log('info', 'Indexed the devnet', { head: s.head, indexed: s.indexedThrough, lag: s.lag });
+          }
+        },
+      }).catch((e: unknown) => log('error', 'Stopped tail indexing', { error: firstLine(e) }));
+
+      if (settings.activity) {
+        activity = startActivity({
+          liteConfig: info.globalConfigFile,
+          wallets: info.walletsFile,
+          signal: stopActivity.signal,
+          log: (level, msg, fields) =>
+            log(level === 'info' ? 'debug' : level === 'error' ? 'warn' : level, msg, fields),
+        })
+          .then((h) => h.done)
+          .catch((e: unknown) => log('warn', 'Stopped activity', { error: firstLine(e) }));
+      }
+      const started = await startApiServer({ settings: settings.api, db, pool, metrics, logger });
+      api = started.api;
+      return { url: started.url, devnet: info };
+    },
+    async close() {
+      stopAll.abort();
+      stopActivity.abort();
+      await api?.close().catch(() => {});
+      await activity;
+      await tail;
+      await processor?.close().catch(() => {});
+      await contracts?.close().catch(() => {});
+      await queue?.close().catch(() => {});
+      await source?.close().catch(() => {});
+      await pool?.close().catch(() => {});
+      await node?.stop().catch(() => {});
+      await db?.close().catch(() => {});
+    },
+  };
 }

@@ -1,17 +1,18 @@
 // `tongate serve`: the HTTP APIs alone. v2 needs liteservers (--lite-config), v3 a database (DATABASE_URL
 // or the embedded PGlite under --data); each part runs as its own process in production, so an API
-// process can scale apart from the indexer. `tongate up` starts the same server next to a devnet.
+// process can scale apart from the indexer. `tongate up` starts the same server next to a devnet. Here: the
+// options (shared with up) and the port checked; src/app.ts's createServe opens and closes the parts.
 
 import type { Logger } from 'pino';
 import type { ApiServer } from '../api/build.ts';
-import { type ApiSettings, startApiServer } from '../app.ts';
+import { type ApiSettings, createServe, type Service, startApiServer } from '../app.ts';
 import { exitCodeFor, firstLine } from '../common/exit-codes.ts';
 import { type Registry, resolveDatabaseConfig } from '../common/index.ts';
 import { intOption, str, UsageError, type Values } from '../common/options.ts';
 import { onShutdownSignal } from '../common/shutdown.ts';
-import { createDatabase, type Database, describeDatabase, migrate } from '../db/index.ts';
+import type { Database } from '../db/index.ts';
 import { REDIS_LOSS_MODES, type RedisLossMode } from '../http/rate-limit.ts';
-import { createLitePool, type LitePool, loadGlobalConfig } from '../lite/index.ts';
+import type { LitePool } from '../lite/index.ts';
 import type { Command, OptionSpec } from './command.ts';
 import { databaseOptions } from './db.ts';
 import { cliLogger, createLog } from './log.ts';
@@ -150,37 +151,31 @@ export const serveCommand: Command = {
     await checkPorts([apiPort(values)]);
     const log = createLog(err);
     const shutdown = onShutdownSignal(log);
-    let db: Database | undefined;
-    let pool: LitePool | undefined;
-    let api: ApiServer | undefined;
+    let serve: Service<{ url: string; v2: boolean; v3: boolean }> | undefined;
     try {
-      if (values['no-v3'] !== true) {
-        const cfg = resolveDatabaseConfig({
-          flags: { databaseUrl: str(values, 'database-url'), data: str(values, 'data') },
-          env: process.env,
-          applicationName: 'tongate-serve',
-        });
-        db = await createDatabase(cfg);
-        await migrate(db);
-        log('info', 'Opened database', { database: describeDatabase(cfg) });
-      }
-      if (liteConfig !== undefined) {
-        pool = createLitePool({ servers: (await loadGlobalConfig(liteConfig)).liteservers, log });
-      }
-      const started = await startApi({ values, db, pool, logger: apiLogger(values.verbose === true) });
-      api = started.api;
-      if (pool) out(`v2  ${started.url}/api/v2   (liteservers of ${liteConfig})`);
-      if (db) out(`v3  ${started.url}/api/v3   (docs ${started.url}/api/v3/)`);
-      out(`ops ${started.url}/healthz  ${started.url}/metrics`);
+      const database =
+        values['no-v3'] === true
+          ? undefined
+          : resolveDatabaseConfig({
+              flags: { databaseUrl: str(values, 'database-url'), data: str(values, 'data') },
+              env: process.env,
+              applicationName: 'tongate-serve',
+            });
+      serve = createServe(
+        { api: apiSettings(values), database, liteConfig },
+        { log, logger: apiLogger(values.verbose === true) },
+      );
+      const { url, v2, v3 } = await serve.start();
+      if (v2) out(`v2  ${url}/api/v2   (liteservers of ${liteConfig})`);
+      if (v3) out(`v3  ${url}/api/v3   (docs ${url}/api/v3/)`);
+      out(`ops ${url}/healthz  ${url}/metrics`);
       await new Promise<void>((resolve) => shutdown.signal.addEventListener('abort', () => resolve(), { once: true }));
       return 0;
     } catch (e) {
       err(`tongate serve: ${firstLine(e)}`);
       return exitCodeFor(e);
     } finally {
-      await api?.close().catch(() => {});
-      await pool?.close().catch(() => {});
-      await db?.close().catch(() => {});
+      await serve?.close();
       shutdown.dispose();
     }
   },

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replicateIndex } from '../../bench/support/replicate.ts';
 import type { Page } from '../../src/api/v3/params.ts';
-import { accountStatesQuery } from '../../src/api/v3/render/transaction.ts';
+import { accountStatesQuery, transactionMessagesQuery } from '../../src/api/v3/queries/transaction.ts';
 import {
   blocksQuery,
   masterchainBlockExistsQuery,
@@ -17,11 +17,7 @@ import {
   shardStateQuery,
 } from '../../src/api/v3/routes/blocks.ts';
 import { messagesQuery, messageTransactionsQuery } from '../../src/api/v3/routes/messages.ts';
-import {
-  adjacentTransactionsQuery,
-  transactionMessagesQuery,
-  transactionsQuery,
-} from '../../src/api/v3/routes/transactions.ts';
+import { adjacentTransactionsQuery, transactionsQuery } from '../../src/api/v3/routes/transactions.ts';
 import type { SqlQuery } from '../../src/api/v3/sql-query.ts';
 import type { Row } from '../../src/db/index.ts';
 import { type ApiFixture, startApiFixture } from '../helpers/api-fixture.ts';

@@ -8,8 +8,7 @@ import { type Address, beginCell, type Cell, type TupleItem } from '@ton/core';
 import type { ContractInfo } from '../../index/actions/index.ts';
 import { methodId } from '../../lite/index.ts';
 import { contractMethodIds, formatAddressV3, knownWalletCode } from '../../ton/index.ts';
-import { decodeAccount, latestConfig, librariesFor, readAccount } from '../v2/chain-reads.ts';
-import type { V2Context } from '../v2/context.ts';
+import { decodeAccount, latestConfig, librariesFor, readAccount, type V2Context } from '../v2/shared.ts';
 import type { EmulatedTrace } from './emulate-trace.ts';
 
 /** Accounts probed per trace at most (each costs a few get-method runs on the shared TVM). */

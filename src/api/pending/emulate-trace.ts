@@ -28,8 +28,8 @@ import {
   masterchainBlock,
   readAccount,
   shardAccountCell,
-} from '../v2/chain-reads.ts';
-import type { V2Context } from '../v2/context.ts';
+  type V2Context,
+} from '../v2/shared.ts';
 
 export interface TraceLimits {
   /** Most transactions one trace runs (the rest is left out, incomplete). */

@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Database, Queryable, Row } from '../../db/index.ts';
 import type { AccessControl } from '../../http/access.ts';
-import type { V2Context } from '../v2/context.ts';
+import type { V2Context } from '../v2/shared.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT } from './limits.ts';
 
 export interface V3Options {

@@ -9,7 +9,7 @@ import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { IndexError } from '../../common/index.ts';
 import { startTsWorker, workerEntry } from '../../common/ts-worker.ts';
-import type { DecodedUnit, UnitDecoder } from '../index-mc-block.ts';
+import type { DecodedUnit, UnitDecoder } from '../decode/decode-unit.ts';
 import type { BlockSource } from '../source/types.ts';
 import {
   errorFromWire,

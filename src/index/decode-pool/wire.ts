@@ -18,7 +18,7 @@ import {
   TRANSACTION_COLUMNS,
 } from '../decode/columns.ts';
 import type { AccountInput, MessageInput, TransactionInput } from '../decode/contracts/types.ts';
-import type { DecodedUnit } from '../index-mc-block.ts';
+import type { DecodedUnit } from '../decode/decode-unit.ts';
 import type { DeclaredUnit } from '../source/types.ts';
 import { uniqueByKey } from '../write/write-unit.ts';
 

@@ -3,7 +3,7 @@
 // rows back as COPY text.
 // Several decodes may be under way at once: each spends part of its time waiting for the main thread's source.
 import { parentPort, workerData } from 'node:worker_threads';
-import { decodeMcBlock } from '../index-mc-block.ts';
+import { decodeMcBlock } from '../decode/decode-unit.ts';
 import { createProxySource } from './proxy-source.ts';
 import { errorFromWire, errorToWire, type FromWorker, type SourceCall, type ToWorker, unitToWire } from './wire.ts';
 

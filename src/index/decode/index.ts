@@ -1,2 +1,3 @@
 export * from './columns.ts';
 export * from './rows.ts';
+export * from './unit-rows.ts';

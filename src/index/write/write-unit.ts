@@ -4,7 +4,7 @@
 // them; the delete is what makes an explicit re-run replace rows), COPY of the rows, insert-if-absent for the
 // content-addressed tables, the latest_account_states upsert that only moves forward in last_trans_lt, and
 // the checkpoint itself.
-import type { Database, EncodedCopy, Queryable } from '../../db/index.ts';
+import type { Database, Queryable } from '../../db/index.ts';
 import {
   ACCOUNT_STATE_COLUMNS,
   BLOCK_COLUMNS,
@@ -15,6 +15,7 @@ import {
   SHARD_STATE_COLUMNS,
   TRANSACTION_COLUMNS,
 } from '../decode/columns.ts';
+import { rowCount, type TableRows, type UnitRows } from '../decode/unit-rows.ts';
 import { copyThroughStage } from './stage.ts';
 import { applyTraceIds } from './trace-ids.ts';
 import { deleteContractEvents, writeContractRows } from './write-contracts.ts';
@@ -22,31 +23,6 @@ import { deleteContractEvents, writeContractRows } from './write-contracts.ts';
 export const CORE_PART = 'core';
 /** Raised when decoding changes what a row holds, so blocks written by older code can be found and redone. */
 export const DECODER_VERSION = 1;
-
-/**
- * A unit's rows per core table: values, or COPY text a decode thread encoded (src/index/decode-pool), with the
- * content-addressed tables already deduplicated and sorted as uniqueByKey does.
- */
-export interface UnitRowsOf<T> {
-  mcSeqno: number;
-  /** Base64 root hash of the masterchain block (or the unit's synthetic hash). */
-  mcRootHash: string;
-  blocks: T;
-  shardState: T;
-  transactions: T;
-  messages: T;
-  messageContents: T;
-  accountStates: T;
-  latestAccountStates: T;
-  /** Contract decoders' rows by table (issue 9); absent when the decoders are off. */
-  contracts?: Map<string, Row[]>;
-}
-
-export type TableRows = Row[] | EncodedCopy;
-export type UnitRows = UnitRowsOf<TableRows>;
-
-/** Rows a table's entry stands for, as decoded (before a decode thread dropped duplicates): what checkpoints count. */
-export const rowCount = (t: TableRows): number => (Array.isArray(t) ? t.length : t.decoded);
 
 export interface WriteOptions {
   /** Replace the rows even when a checkpoint exists (a re-run after a decoder fix). Default: skip. */

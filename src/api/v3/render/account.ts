@@ -1,11 +1,7 @@
-import type { Row } from '../../../db/index.ts';
 import { cellFromBase64, createContractMethodsCache } from '../../../ton/index.ts';
 import { detectInterfaces } from '../interfaces.ts';
+import type { Row } from '../sql-query.ts';
 import type { WalletFields } from '../wallet-state.ts';
-
-/** The columns every account renderer reads; `data_boc` is selected as NULL when BoCs are not wanted. */
-export const ACCOUNT_STATE_COLUMNS = `account, hash, balance, balance_extra_currencies, account_status, frozen_hash,
-  last_trans_hash, last_trans_lt, data_hash, code_hash, code_boc`;
 
 export interface AccountStateRow {
   account: string;

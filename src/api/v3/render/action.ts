@@ -4,20 +4,12 @@
 // (supported_action_types and the ancestor rule), the `extra_currency_transfer` rename, the error object of types the
 // API has no details for, and finality.
 import type { FastifyRequest } from 'fastify';
-import type { Queryable, Row } from '../../../db/index.ts';
 import { hiddenDetailsKeys } from '../../../index/actions/classifier-names.ts';
 import { ACTION_TYPE_SETS, expandSupported, isShown } from '../../../index/actions/supported.ts';
 import { isStoredRawAddress } from '../../../ton/index.ts';
-import { buildAddressBook } from '../address-book.ts';
-import { buildMetadata, metadataSkipped } from '../metadata.ts';
 import { invalid, listParam, type Query } from '../params.ts';
-import { num, requestFlag, str } from './values.ts';
-
-/** The action columns renderers read, from `actions A` (arrays of domains read as text[]: the driver parses those). */
-export const ACTION_COLUMNS = `A.trace_id, A.action_id, A.type, A.start_lt, A.end_lt, A.start_utime, A.end_utime,
-  A.tx_hashes::text[] AS tx_hashes, A.success, A.source, A.source_secondary, A.destination, A.destination_secondary,
-  A.asset, A.asset_secondary, A.asset2, A.asset2_secondary, A.details, A.trace_end_lt, A.trace_end_utime,
-  A.trace_external_hash, A.trace_external_hash_norm, A.trace_mc_seqno_end`;
+import type { Row } from '../sql-query.ts';
+import { num, str } from './values.ts';
 
 const TYPE_NAME = /^[A-Za-z0-9_.]+$/;
 
@@ -81,7 +73,7 @@ export interface ActionExtras {
   transactionsFull?: Json[];
 }
 
-/** A stored action row (ACTION_COLUMNS) as the API's Action, keys in toncenter's order. */
+/** A stored action row (ACTION_COLUMNS, queries/action.ts) as the API's Action, keys in toncenter's order. */
 export function actionJson(r: Row, extras: ActionExtras = {}): Json {
   const type = String(r.type);
   const out: Json = {
@@ -174,35 +166,4 @@ export function pendingActionAddresses(a: StoredPendingAction): string[] {
   const out: string[] = [];
   addressesIn(a.details, out);
   return out;
-}
-
-export interface Enrichment {
-  address_book: Record<string, unknown>;
-  metadata: Record<string, unknown>;
-}
-
-/**
- * address_book and metadata of `addresses`, reusing entries a renderer already built (renderTransactions' book), so
- * each address is looked up once. X-No-Address-Book / X-No-Metadata give {}.
- */
-export async function enrichment(
-  req: FastifyRequest,
-  q: Queryable,
-  addresses: Iterable<string | null | undefined>,
-  opts: { testnet: boolean; known?: Record<string, unknown>; metadata?: boolean },
-): Promise<Enrichment> {
-  const all = [...new Set([...addresses].filter((a): a is string => typeof a === 'string'))];
-  const book: Record<string, unknown> = {};
-  if (!requestFlag(req, 'x-no-address-book', 'x_no_address_book')) {
-    const known = opts.known ?? {};
-    const missing = all.filter((a) => !(a in known));
-    const built = missing.length > 0 ? await buildAddressBook(q, missing, { testnet: opts.testnet }) : {};
-    for (const a of all) {
-      const entry = known[a] ?? built[a];
-      if (entry !== undefined) book[a] = entry;
-    }
-  }
-  const wanted = opts.metadata !== false && !metadataSkipped(req) && all.length > 0;
-  const metadata = wanted ? await buildMetadata(q, all) : {};
-  return { address_book: book, metadata };
 }

@@ -1,10 +1,6 @@
 // dns_entries rows as v3 DNSRecord objects (v3-api.md §3.6, toncenter's models.DNSRecord): addresses raw, a
 // record the item does not hold is null, ADNL and bag ids as the 64 hex characters stored.
-import type { Row } from '../../../db/index.ts';
-
-/** The columns renderers read, in toncenter's order. */
-export const DNS_RECORD_COLUMNS = `nft_item_address, nft_item_owner, domain, dns_next_resolver, dns_wallet, dns_site_adnl,
-  dns_storage_bag_id`;
+import type { Row } from '../sql-query.ts';
 
 export function dnsRecordJson(r: Row): Record<string, unknown> {
   return {

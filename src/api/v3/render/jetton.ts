@@ -1,12 +1,9 @@
 // jetton_masters, jetton_wallets, jetton_transfers and jetton_burns rows as v3 JSON (v3-api.md §3.4, ton-index-go
 // models/jetton.go): keys in toncenter's order, addresses raw, numeric columns and lts as strings, transaction_now a
 // number, nullable columns JSON null; decoded_* payloads through the message-body decoder (render/payload.ts).
-import type { Row } from '../../../db/index.ts';
+import type { Row } from '../sql-query.ts';
 import { decodedPayload } from './payload.ts';
 import { num, str } from './values.ts';
-
-export const JETTON_MASTER_COLUMNS = `J.id, J.address, J.total_supply, J.mintable, J.admin_address, J.jetton_content,
-  J.jetton_wallet_code_hash, J.code_hash, J.data_hash, J.last_transaction_lt`;
 
 export function jettonMasterJson(r: Row): Record<string, unknown> {
   return {
@@ -21,11 +18,6 @@ export function jettonMasterJson(r: Row): Record<string, unknown> {
     last_transaction_lt: str(r.last_transaction_lt),
   };
 }
-
-/** The wallet columns with the airdrop API URIs of its mintless master (LEFT JOIN mintless_jetton_masters MJM). */
-export const JETTON_WALLET_COLUMNS = `J.id, J.address, J.balance, J.owner, J.jetton, J.last_transaction_lt, J.code_hash,
-  J.data_hash, J.mintless_is_claimed, J.mintless_amount, J.mintless_start_from, J.mintless_expire_at,
-  MJM.custom_payload_api_uri`;
 
 /**
  * mintless_info only for a mintless wallet that has not claimed and whose airdrop amount is known (toncenter's
@@ -56,10 +48,6 @@ export function jettonWalletJson(r: Row): Record<string, unknown> {
   return out;
 }
 
-export const JETTON_TRANSFER_COLUMNS = `T.tx_hash, T.tx_lt, T.tx_now, T.tx_aborted, T.query_id, T.amount, T.source,
-  T.destination, T.jetton_wallet_address, T.jetton_master_address, T.response_destination, T.custom_payload,
-  T.forward_ton_amount, T.forward_payload, T.trace_id`;
-
 export function jettonTransferJson(r: Row): Record<string, unknown> {
   return {
     query_id: str(r.query_id),
@@ -81,9 +69,6 @@ export function jettonTransferJson(r: Row): Record<string, unknown> {
     trace_id: r.trace_id ?? null,
   };
 }
-
-export const JETTON_BURN_COLUMNS = `T.tx_hash, T.tx_lt, T.tx_now, T.tx_aborted, T.query_id, T.owner,
-  T.jetton_wallet_address, T.jetton_master_address, T.amount, T.response_destination, T.custom_payload, T.trace_id`;
 
 export function jettonBurnJson(r: Row): Record<string, unknown> {
   return {

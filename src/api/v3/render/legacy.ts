@@ -3,8 +3,7 @@
 // from our index (latest_account_states, toncenter's default) or, with use_v2, from our v2 answer the way
 // toncenter's proxy reads ton-http-api's JSON: empty strings ("" code, data, frozen_hash) become null, the
 // status is v2's state word ("uninitialized" rather than "uninit").
-import type { FeesV2, QueryFeesV2 } from '../../v2/emulate/fees.ts';
-import type { rawFullAccountStateV2, walletInformationV2 } from '../../v2/render/account.ts';
+import type { FeesV2, QueryFeesV2, rawFullAccountStateV2, walletInformationV2 } from '../../v2/shared.ts';
 import type { WalletFields } from '../wallet-state.ts';
 import type { AccountStateRow } from './account.ts';
 

@@ -3,24 +3,12 @@
 // external-out: no destination), opcode as "0x%08x" and its decoder name, body and StateInit as {hash, body, decoded}
 // (the body decoded as /decode decodes it, v3-api.md §7.8; a StateInit is not decoded).
 import type { Cell } from '@ton/core';
-import type { Row } from '../../../db/index.ts';
 import { cellFromBase64, textComment } from '../../../ton/index.ts';
 import { formatOpcode } from '../params.ts';
+import type { Row } from '../sql-query.ts';
 import { decodedCellJson, decodeOpcodeName } from './decode.ts';
 import type { JsonObject } from './decode-json.ts';
 import { str } from './values.ts';
-
-/**
- * The message columns renderers read, from `messages M`, with the body and StateInit BoCs joined from
- * message_contents as `B` and `I` (callers write the joins).
- */
-export const MESSAGE_COLUMNS = `M.msg_hash, M.source, M.destination, M.value, M.value_extra_currencies, M.fwd_fee,
-  M.ihr_fee, M.extra_flags, M.created_lt, M.created_at, M.opcode, M.ihr_disabled, M.bounce, M.bounced, M.import_fee,
-  M.body_hash, M.init_state_hash, M.msg_hash_norm, B.body AS body_boc, I.body AS init_state_boc`;
-
-/** The joins MESSAGE_COLUMNS needs. */
-export const MESSAGE_CONTENT_JOINS = `LEFT JOIN message_contents B ON B.hash = M.body_hash
-  LEFT JOIN message_contents I ON I.hash = M.init_state_hash`;
 
 /**
  * decoded_opcode: toncenter's decoder's name of the opcode (v3-api.md Appendix A), null for an opcode it cannot name
@@ -68,7 +56,7 @@ export interface MessageTxHashes {
   outMsgTxHash?: string | null;
 }
 
-/** One message row (MESSAGE_COLUMNS) as toncenter's Message object, keys in its order. */
+/** One message row (MESSAGE_COLUMNS, queries/message.ts) as toncenter's Message object, keys in its order. */
 export function messageJson(r: Row, tx: MessageTxHashes = {}): Record<string, unknown> {
   const opcode = r.opcode === null || r.opcode === undefined ? null : Number(r.opcode);
   const out: Record<string, unknown> = {

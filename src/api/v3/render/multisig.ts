@@ -1,17 +1,8 @@
 // multisig and multisig_orders rows as v3 Multisig and MultisigOrder objects (v3-api.md §3.7, toncenter's
 // models.Multisig / models.MultisigOrder): seqnos and the approvals mask (256-bit) as decimal strings,
 // threshold, approvals and expiry as JSON numbers, signer lists as raw addresses in index order.
-import type { Row } from '../../../db/index.ts';
+import type { Row } from '../sql-query.ts';
 import { num, str } from './values.ts';
-
-/** The columns renderers read, from `multisig M`; address arrays as text[] (both drivers parse that). */
-export const MULTISIG_COLUMNS = `M.id, M.address, M.next_order_seqno::text AS next_order_seqno, M.threshold,
-  M.signers::text[] AS signers, M.proposers::text[] AS proposers, M.last_transaction_lt, M.code_hash, M.data_hash`;
-
-/** The columns renderers read, from `multisig_orders O`. */
-export const ORDER_COLUMNS = `O.id, O.address, O.multisig_address, O.order_seqno::text AS order_seqno, O.threshold,
-  O.sent_for_execution, O.approvals_mask::text AS approvals_mask, O.approvals_num, O.expiration_date, O.order_boc,
-  O.signers::text[] AS signers, O.last_transaction_lt, O.code_hash, O.data_hash`;
 
 function addresses(v: unknown): string[] {
   return Array.isArray(v) ? v.filter((a): a is string => typeof a === 'string') : [];

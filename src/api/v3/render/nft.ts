@@ -1,12 +1,9 @@
 // nft_collections, nft_items and nft_transfers rows as v3 JSON (v3-api.md §3.5, ton-index-go models/nft.go): keys in
 // toncenter's order, addresses raw, index / next_item_index / lts / amounts as strings, nullable columns JSON null;
 // an item embeds its collection's row (null when the collection is not indexed).
-import type { Row } from '../../../db/index.ts';
+import type { Row } from '../sql-query.ts';
 import { decodedPayload } from './payload.ts';
 import { num, str } from './values.ts';
-
-export const NFT_COLLECTION_COLUMNS = `N.id, N.address, N.next_item_index, N.owner_address, N.collection_content,
-  N.data_hash, N.code_hash, N.last_transaction_lt`;
 
 /** An NFTCollection from columns named `<prefix><column>` (the item query selects its collection as c_*). */
 export function nftCollectionJson(r: Row, prefix = ''): Record<string, unknown> {
@@ -21,25 +18,6 @@ export function nftCollectionJson(r: Row, prefix = ''): Record<string, unknown> 
     code_hash: col('code_hash'),
   };
 }
-
-/**
- * The item columns with its collection (LEFT JOIN nft_collections C) as c_*, and the GetGems sale (S) or auction (A)
- * holding it as s_* / a_*: NFT_ITEM_FROM joins them as toncenter does (ton-index-go buildNFTItemsQuery).
- */
-export const NFT_ITEM_COLUMNS = `N.id, N.address, N.init, N.index, N.collection_address, N.owner_address, N.content,
-  N.last_transaction_lt, N.code_hash, N.data_hash, C.address AS c_address,
-  C.next_item_index AS c_next_item_index, C.owner_address AS c_owner_address,
-  C.collection_content AS c_collection_content, C.data_hash AS c_data_hash, C.code_hash AS c_code_hash,
-  C.last_transaction_lt AS c_last_transaction_lt, S.address AS s_address, S.nft_owner_address AS s_owner,
-  A.address AS a_address, A.nft_owner AS a_owner`;
-
-/**
- * nft_items N with its collection and the sale or auction contract that owns it and holds this very item (the
- * contract's nft address is the item): every join is a primary-key lookup.
- */
-export const NFT_ITEM_FROM = `nft_items N LEFT JOIN nft_collections C ON C.address = N.collection_address
-  LEFT JOIN getgems_nft_sales S ON S.address = N.owner_address AND S.nft_address = N.address
-  LEFT JOIN getgems_nft_auctions A ON A.address = N.owner_address AND A.nft_addr = N.address`;
 
 /**
  * An NFTItem. As toncenter: on sale when its owner is a GetGems sale contract holding it (sale_contract_address),
@@ -72,10 +50,6 @@ export function nftItemJson(r: Row): Record<string, unknown> {
   }
   return out;
 }
-
-export const NFT_TRANSFER_COLUMNS = `T.tx_hash, T.tx_lt, T.tx_now, T.tx_aborted, T.query_id, T.nft_item_address,
-  T.nft_item_index, T.nft_collection_address, T.old_owner, T.new_owner, T.response_destination, T.custom_payload,
-  T.forward_amount, T.forward_payload, T.trace_id`;
 
 export function nftTransferJson(r: Row): Record<string, unknown> {
   return {

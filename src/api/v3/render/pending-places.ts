@@ -1,8 +1,8 @@
 // Which emulated transactions of a pending trace have landed. Below the root, an emulated message's hash differs
 // from the landed one (created_lt and created_at are in the cell), so transactions are matched by their place in the
 // tree instead: the path of message offsets (the message's created_lt minus its sender's lt) from the root, which the
-// chain and the emulation share (the same key action ids use, src/index/actions/action-id.ts).
-import type { Queryable } from '../../../db/index.ts';
+// chain and the emulation share (the same key action ids use, src/index/actions/action-id.ts). The places of the
+// landed ones are read from the index by queries/pending-places.ts.
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -32,62 +32,6 @@ export function pendingPlaces(trace: Json): Map<string, string> {
     if (lt === null) continue;
     for (const c of Array.isArray(node.children) ? node.children : [])
       stack.push({ node: c, key: place, parentLt: lt });
-  }
-  return out;
-}
-
-/**
- * Place keys of the transactions already indexed for the trace of external message `traceKey` (normalized hash)
- * or `extHash`; empty when none landed.
- */
-export async function landedPlaces(db: Queryable, traceKey: string, extHash: string): Promise<Set<string>> {
-  const t = await db.query<{ trace_id: string }>(
-    'SELECT trace_id FROM traces WHERE external_hash_norm = $1 OR external_hash = $2 LIMIT 1',
-    [traceKey, extHash],
-  );
-  const traceId = t.rows[0]?.trace_id;
-  if (!traceId) return new Set();
-  const rows = await db.query<{
-    hash: string;
-    lt: string;
-    direction: string;
-    msg_hash: string | null;
-    created_lt: string | null;
-  }>(
-    `SELECT t.hash, t.lt::text AS lt, m.direction, m.msg_hash, m.created_lt::text AS created_lt
-       FROM transactions t LEFT JOIN messages m ON m.tx_hash = t.hash AND m.tx_lt = t.lt
-      WHERE t.trace_id = $1`,
-    [traceId],
-  );
-  const lt = new Map<string, bigint>();
-  const inOf = new Map<string, { msg: string; created: bigint | null }>();
-  const sender = new Map<string, string>();
-  for (const r of rows.rows) {
-    lt.set(r.hash, BigInt(r.lt));
-    if (!r.msg_hash) continue;
-    if (r.direction === 'in')
-      inOf.set(r.hash, { msg: r.msg_hash, created: r.created_lt === null ? null : BigInt(r.created_lt) });
-    else sender.set(r.msg_hash, r.hash);
-  }
-  const places = new Map<string, string | null>();
-  const placeOf = (hash: string, depth = 0): string | null => {
-    if (places.has(hash)) return places.get(hash)!;
-    if (depth > 10_000) return null;
-    const inMsg = inOf.get(hash);
-    const parent = inMsg ? sender.get(inMsg.msg) : undefined;
-    let place: string | null = '';
-    if (parent !== undefined) {
-      const up = placeOf(parent, depth + 1);
-      const plt = lt.get(parent);
-      place = up === null || plt === undefined || inMsg?.created == null ? null : `${up}/${inMsg.created - plt}`;
-    }
-    places.set(hash, place);
-    return place;
-  };
-  const out = new Set<string>();
-  for (const h of lt.keys()) {
-    const p = placeOf(h);
-    if (p !== null) out.add(p);
   }
   return out;
 }

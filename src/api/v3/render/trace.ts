@@ -2,7 +2,7 @@
 // trace small enough, its transactions in (lt, account) order, the map of them, and the tree rebuilt from them: a
 // transaction is the child of the one that sent its inbound message. The tree is rebuilt here from the transactions
 // rather than stored, as toncenter's API does, so it always agrees with the rows it is shown with.
-import type { Row } from '../../../db/index.ts';
+import type { Row } from '../sql-query.ts';
 import { str } from './values.ts';
 
 /** toncenter's -max-trace-txs default: a larger trace is listed without its transactions. */
@@ -24,10 +24,6 @@ function depthOf(tree: TraceNodeJson): number {
   return max;
 }
 export const MISSING_NODE = 'missing node in trace found';
-
-/** The trace columns renderers read, from `traces E`. */
-export const TRACE_COLUMNS = `E.trace_id, E.external_hash, E.mc_seqno_start, E.mc_seqno_end, E.start_lt, E.start_utime,
-  E.end_lt, E.end_utime, E.state, E.edges_, E.nodes_, E.pending_edges_, E.classification_state`;
 
 type Json = Record<string, unknown>;
 
@@ -91,7 +87,7 @@ export function traceTooLarge(r: Row): boolean {
   return Number(r.nodes_) > MAX_TRACE_TXS;
 }
 
-/** A traces row (TRACE_COLUMNS) and its parts as the API's Trace, keys in toncenter's order. */
+/** A traces row (TRACE_COLUMNS, queries/trace.ts) and its parts as the API's Trace, in toncenter's key order. */
 export function traceJson(r: Row, parts: TraceParts): Json {
   const warnings: string[] = [];
   const tooLarge = traceTooLarge(r);

@@ -1,8 +1,6 @@
 // Small pieces every v3 renderer shares: toncenter's encodings of 64-bit numbers (JSON strings) and shard ids, and
-// the address_book section with its X-No-Address-Book switch.
+// the per-request switches (X-No-Address-Book, X-No-Metadata) that queries/enrichment.ts honours.
 import type { FastifyRequest } from 'fastify';
-import type { Queryable } from '../../../db/index.ts';
-import { type AddressBookEntry, buildAddressBook } from '../address-book.ts';
 import { oneParam, type Query } from '../params.ts';
 
 /** A 64-bit column (bigint from the driver) as toncenter's JSON string; null stays null. */
@@ -48,15 +46,4 @@ function goBool(v: string | undefined): boolean | undefined {
 export function requestFlag(req: FastifyRequest, header: string, query: string): boolean {
   const h = req.headers[header];
   return goBool((Array.isArray(h) ? h[0] : h) ?? oneParam(req.query as Query, query)) ?? false;
-}
-
-/** The address_book of a list response: {} when the client sent X-No-Address-Book: true. */
-export async function addressBookFor(
-  req: FastifyRequest,
-  q: Queryable,
-  addresses: Iterable<string | null | undefined>,
-  testnet: boolean,
-): Promise<Record<string, AddressBookEntry>> {
-  if (requestFlag(req, 'x-no-address-book', 'x_no_address_book')) return {};
-  return buildAddressBook(q, addresses, { testnet });
 }

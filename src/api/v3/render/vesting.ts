@@ -1,12 +1,8 @@
 // vesting_contracts rows (with their vesting_whitelist) as v3 VestingInfo objects (v3-api.md §3.8, toncenter's
 // models.VestingInfo): times and durations as JSON numbers, the total amount as a decimal string, the whitelist
 // as raw addresses in address order.
-import type { Row } from '../../../db/index.ts';
+import type { Row } from '../sql-query.ts';
 import { num, str } from './values.ts';
-
-/** The columns renderers read, from `vesting_contracts V`. */
-export const VESTING_COLUMNS = `V.address, V.vesting_start_time, V.vesting_total_duration, V.unlock_period,
-  V.cliff_duration, V.vesting_sender_address, V.owner_address, V.vesting_total_amount::text AS vesting_total_amount`;
 
 export function vestingJson(r: Row, whitelist: readonly string[]): Record<string, unknown> {
   return {

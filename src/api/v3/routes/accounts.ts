@@ -15,15 +15,15 @@ import {
   type Query,
   Where,
 } from '../params.ts';
+import { ACCOUNT_STATE_COLUMNS } from '../queries/account.ts';
+import { addressBookFor } from '../queries/enrichment.ts';
 import {
-  ACCOUNT_STATE_COLUMNS,
   type AccountStateRow,
   accountBalanceJson,
   accountStateJson,
   asAccountStateRow,
   walletStateJson,
 } from '../render/account.ts';
-import { addressBookFor } from '../render/values.ts';
 import type { SqlQuery } from '../sql-query.ts';
 import { parseWalletState } from '../wallet-state.ts';
 

@@ -12,19 +12,13 @@ import type { Queryable, Row } from '../../../db/index.ts';
 import { HttpError } from '../../../http/errors.ts';
 import type { V3RouteGroup } from '../context.ts';
 import { addressParam, boolParam, hashListParam, type Page, pageParams, type Query, Where } from '../params.ts';
-import {
-  ACTION_COLUMNS,
-  actionAddresses,
-  actionJson,
-  actionTypeListParam,
-  enrichment,
-  supportedTypes,
-} from '../render/action.ts';
+import { ACTION_COLUMNS, actionAccountsQuery } from '../queries/action.ts';
+import { enrichment } from '../queries/enrichment.ts';
+import { renderTransactions, TRANSACTION_COLUMNS } from '../queries/transaction.ts';
+import { actionAddresses, actionJson, actionTypeListParam, supportedTypes } from '../render/action.ts';
 import { hasUtime, int32Param, type Window, windowParams } from '../render/filters.ts';
-import { TRANSACTION_COLUMNS } from '../render/transaction.ts';
 import type { SqlQuery } from '../sql-query.ts';
 import { masterchainBlockExistsQuery } from './blocks.ts';
-import { renderTransactions } from './transactions.ts';
 
 export interface ActionFilter {
   account?: string;
@@ -99,15 +93,6 @@ export function actionsQuery(input: ActionFilter): SqlQuery {
   const sql = `SELECT ${ACTION_COLUMNS} FROM ${from} ${w.sql()} ORDER BY ${order}
     LIMIT ${w.value(f.page.limit)} OFFSET ${w.value(f.page.offset)}`;
   return { sql, params: w.params };
-}
-
-/** Participants of the given actions (action_accounts), sorted, keyed by `trace_id/action_id`. */
-export function actionAccountsQuery(actionIds: readonly string[]): SqlQuery {
-  return {
-    sql: `SELECT trace_id, action_id, array_agg(account::text ORDER BY account) AS accounts FROM action_accounts
-      WHERE action_id = ANY($1::text[]) GROUP BY trace_id, action_id`,
-    params: [[...new Set(actionIds)]],
-  };
 }
 
 export interface RenderActionOptions {

@@ -5,7 +5,8 @@ import { HttpError } from '../../../http/errors.ts';
 import { MC_SHARD_SIGNED } from '../../../ton/index.ts';
 import type { V3RouteGroup } from '../context.ts';
 import { hashParam, type Page, pageParams, type Query, Where } from '../params.ts';
-import { BLOCK_COLUMNS, blockJson } from '../render/block.ts';
+import { BLOCK_COLUMNS } from '../queries/block.ts';
+import { blockJson } from '../render/block.ts';
 import { int32Param, requiredSeqno, shardParam, type Window, windowParams } from '../render/filters.ts';
 import type { SqlQuery } from '../sql-query.ts';
 

@@ -4,8 +4,9 @@
 
 import type { V3RouteGroup } from '../context.ts';
 import { addressParam, invalid, oneParam, type Page, pageParams, type Query, Where } from '../params.ts';
-import { DNS_RECORD_COLUMNS, dnsRecordAddresses, dnsRecordJson } from '../render/dns.ts';
-import { addressBookFor } from '../render/values.ts';
+import { DNS_RECORD_COLUMNS } from '../queries/dns.ts';
+import { addressBookFor } from '../queries/enrichment.ts';
+import { dnsRecordAddresses, dnsRecordJson } from '../render/dns.ts';
 import type { SqlQuery } from '../sql-query.ts';
 
 /** The document's default for this endpoint (100, where the others have 10). */

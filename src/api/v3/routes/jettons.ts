@@ -5,27 +5,22 @@
 
 import type { V3RouteGroup } from '../context.ts';
 import { addressParam, boolParam, invalid, oneParam, type Page, pageParams, type Query, Where } from '../params.ts';
-import { type Window, windowParams } from '../render/filters.ts';
 import {
   JETTON_BURN_COLUMNS,
   JETTON_MASTER_COLUMNS,
   JETTON_TRANSFER_COLUMNS,
   JETTON_WALLET_COLUMNS,
+} from '../queries/jetton.ts';
+import { eventWindowOrder, limitOffset, readTokenList } from '../queries/token-list.ts';
+import { type Window, windowParams } from '../render/filters.ts';
+import {
   jettonAddresses,
   jettonBurnJson,
   jettonMasterJson,
   jettonTransferJson,
   jettonWalletJson,
 } from '../render/jetton.ts';
-import {
-  boundedAddresses,
-  eventWindowOrder,
-  limitOffset,
-  ownerAddresses,
-  readTokenList,
-  transferDirection,
-  withoutSort,
-} from '../render/token-list.ts';
+import { boundedAddresses, ownerAddresses, transferDirection, withoutSort } from '../render/token-list.ts';
 import type { SqlQuery } from '../sql-query.ts';
 
 /** The documented maxima of the address lists (v3-openapi.yaml: 1024 for masters, 1000 elsewhere). */

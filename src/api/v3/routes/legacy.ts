@@ -12,13 +12,17 @@ import type { FastifyRequest } from 'fastify';
 import { CodecError } from '../../../common/index.ts';
 import { HttpError } from '../../../http/errors.ts';
 import { parseAddress, parseV3Stack, toV3Stack } from '../../../ton/index.ts';
-import type { V2Context } from '../../v2/context.ts';
-import { describeV2Error } from '../../v2/errors.ts';
-import { accountAt } from '../../v2/methods/accounts.ts';
-import { runGetMethodWith } from '../../v2/methods/run.ts';
-import { estimateFeeOf, sendExternalMessage } from '../../v2/methods/send.ts';
-import { V2Params } from '../../v2/params.ts';
-import { rawFullAccountStateV2, walletInformationV2 } from '../../v2/render/account.ts';
+import {
+  accountAt,
+  describeV2Error,
+  estimateFeeOf,
+  rawFullAccountStateV2,
+  runGetMethodWith,
+  sendExternalMessage,
+  type V2Context,
+  V2Params,
+  walletInformationV2,
+} from '../../v2/shared.ts';
 import type { V3Context, V3RouteGroup } from '../context.ts';
 import { boolParam, invalid, oneParam, parseAddressParam, type Query } from '../params.ts';
 import { type AccountStateRow, asAccountStateRow } from '../render/account.ts';

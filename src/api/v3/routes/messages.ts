@@ -15,9 +15,10 @@ import {
   type Query,
   Where,
 } from '../params.ts';
+import { addressBookFor } from '../queries/enrichment.ts';
+import { MESSAGE_COLUMNS, MESSAGE_CONTENT_JOINS } from '../queries/message.ts';
 import { type Direction, directionParam, hasUtime, type Window, windowParams } from '../render/filters.ts';
-import { MESSAGE_COLUMNS, MESSAGE_CONTENT_JOINS, messageJson } from '../render/message.ts';
-import { addressBookFor } from '../render/values.ts';
+import { messageJson } from '../render/message.ts';
 import type { SqlQuery } from '../sql-query.ts';
 
 export interface MessageFilter {

@@ -7,16 +7,10 @@ import type { Row } from '../../../db/index.ts';
 import { cellFromBase64 } from '../../../ton/index.ts';
 import type { V3RouteGroup } from '../context.ts';
 import { addressListParam, boolParam, invalid, type Page, pageParams, type Query, Where } from '../params.ts';
-import {
-  MULTISIG_COLUMNS,
-  multisigAddresses,
-  multisigJson,
-  ORDER_COLUMNS,
-  orderAddresses,
-  orderJson,
-} from '../render/multisig.ts';
+import { addressBookFor } from '../queries/enrichment.ts';
+import { MULTISIG_COLUMNS, ORDER_COLUMNS } from '../queries/multisig.ts';
+import { multisigAddresses, multisigJson, orderAddresses, orderJson } from '../render/multisig.ts';
 import { actionAddresses, type OrderAction, parseOrderActions } from '../render/order-actions.ts';
-import { addressBookFor } from '../render/values.ts';
 import type { SqlQuery } from '../sql-query.ts';
 
 export interface MultisigFilter {

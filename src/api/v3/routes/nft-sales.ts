@@ -7,14 +7,9 @@ import type { Row } from '../../../db/index.ts';
 import type { V3RouteGroup } from '../context.ts';
 import { buildMetadata, metadataSkipped } from '../metadata.ts';
 import { invalid, listParam, parseAddressParam, type Query } from '../params.ts';
-import {
-  NFT_AUCTION_COLUMNS,
-  NFT_SALE_COLUMNS,
-  type NftSaleType,
-  nftSaleAddresses,
-  nftSaleJson,
-} from '../render/nft-sale.ts';
-import { addressBookFor } from '../render/values.ts';
+import { addressBookFor } from '../queries/enrichment.ts';
+import { NFT_AUCTION_COLUMNS, NFT_SALE_COLUMNS } from '../queries/nft-sale.ts';
+import { type NftSaleType, nftSaleAddresses, nftSaleJson } from '../render/nft-sale.ts';
 import type { SqlQuery } from '../sql-query.ts';
 
 /** The one limit toncenter enforces on an address list of v3 (v3-api.md §11.8). */

@@ -5,26 +5,11 @@
 
 import type { V3RouteGroup } from '../context.ts';
 import { addressParam, boolParam, invalid, listParam, type Page, pageParams, type Query, Where } from '../params.ts';
+import { NFT_COLLECTION_COLUMNS, NFT_ITEM_COLUMNS, NFT_ITEM_FROM, NFT_TRANSFER_COLUMNS } from '../queries/nft.ts';
+import { eventWindowOrder, limitOffset, readTokenList } from '../queries/token-list.ts';
 import { type Window, windowParams } from '../render/filters.ts';
-import {
-  NFT_COLLECTION_COLUMNS,
-  NFT_ITEM_COLUMNS,
-  NFT_ITEM_FROM,
-  NFT_TRANSFER_COLUMNS,
-  nftAddresses,
-  nftCollectionJson,
-  nftItemJson,
-  nftTransferJson,
-} from '../render/nft.ts';
-import {
-  boundedAddresses,
-  eventWindowOrder,
-  limitOffset,
-  ownerAddresses,
-  readTokenList,
-  transferDirection,
-  withoutSort,
-} from '../render/token-list.ts';
+import { nftAddresses, nftCollectionJson, nftItemJson, nftTransferJson } from '../render/nft.ts';
+import { boundedAddresses, ownerAddresses, transferDirection, withoutSort } from '../render/token-list.ts';
 import type { SqlQuery } from '../sql-query.ts';
 
 /** The documented maxima of the lists (v3-openapi.yaml: 1024 for collections, 1000 elsewhere). */

@@ -8,8 +8,9 @@ import type { Queryable, Row } from '../../../db/index.ts';
 import { HttpError } from '../../../http/errors.ts';
 import type { V3Context, V3RouteGroup } from '../context.ts';
 import { addressListParam, addressParam, boolParam, hashListParam, invalid, type Query, Where } from '../params.ts';
+import { enrichment } from '../queries/enrichment.ts';
+import { landedPlaces } from '../queries/pending-places.ts';
 import {
-  enrichment,
   isStoredPendingAction,
   pendingActionAddresses,
   pendingActionJson,
@@ -17,7 +18,7 @@ import {
   type StoredPendingAction,
   supportedTypes,
 } from '../render/action.ts';
-import { landedPlaces, pendingPlaces } from '../render/pending-places.ts';
+import { pendingPlaces } from '../render/pending-places.ts';
 import { transactionAddresses } from '../render/trace.ts';
 import type { SqlQuery } from '../sql-query.ts';
 

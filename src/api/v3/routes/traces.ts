@@ -16,13 +16,15 @@ import {
   type Query,
   Where,
 } from '../params.ts';
-import { ACTION_COLUMNS, enrichment, supportedTypes } from '../render/action.ts';
+import { ACTION_COLUMNS } from '../queries/action.ts';
+import { enrichment } from '../queries/enrichment.ts';
+import { TRACE_COLUMNS, traceTransactionsQuery } from '../queries/trace.ts';
+import { renderTransactions } from '../queries/transaction.ts';
+import { supportedTypes } from '../render/action.ts';
 import { hasUtime, int32Param, type Window, windowParams } from '../render/filters.ts';
-import { TRACE_COLUMNS, traceJson, traceTooLarge, transactionAddresses } from '../render/trace.ts';
-import { TRANSACTION_COLUMNS } from '../render/transaction.ts';
+import { traceJson, traceTooLarge, transactionAddresses } from '../render/trace.ts';
 import type { SqlQuery } from '../sql-query.ts';
 import { renderActionRows } from './actions.ts';
-import { renderTransactions } from './transactions.ts';
 
 export interface TraceFilter {
   account?: string;
@@ -66,15 +68,6 @@ export function tracesQuery(f: TraceFilter): SqlQuery {
   const sql = `SELECT ${TRACE_COLUMNS} FROM traces E ${w.sql()} ORDER BY ${order}
     LIMIT ${w.value(f.page.limit)} OFFSET ${w.value(f.page.offset)}`;
   return { sql, params: w.params };
-}
-
-/** The transactions of the given traces in (lt, account) order: the order transactions_order lists. */
-export function traceTransactionsQuery(traceIds: readonly string[]): SqlQuery {
-  return {
-    sql: `SELECT ${TRANSACTION_COLUMNS} FROM transactions T WHERE T.trace_id = ANY($1::text[])
-      ORDER BY T.trace_id, T.lt, T.account`,
-    params: [[...traceIds]],
-  };
 }
 
 /** The actions of the given traces a client with `supported` types sees, in (start_lt, end_lt) order per trace. */

@@ -1,9 +1,9 @@
 // /transactions, /transactionsByMasterchainBlock, /transactionsByMessage, /adjacentTransactions
 // (v3-api.md §3.1). A page is one main statement (transactionsQuery / adjacentTransactionsQuery) and then,
-// by primary key, its messages with their contents, its account states and the address book. Builders are
-// exported for test/api/v3-explain.test.ts.
+// by primary key, its messages with their contents, its account states and the address book (renderTransactions in
+// queries/transaction.ts, which /actions, /traces and the streaming feed share). Builders are exported for
+// test/api/v3-explain.test.ts.
 import type { FastifyRequest } from 'fastify';
-import type { Queryable, Row } from '../../../db/index.ts';
 import { HttpError } from '../../../http/errors.ts';
 import type { V3Context, V3RouteGroup } from '../context.ts';
 import {
@@ -20,6 +20,7 @@ import {
   required,
   Where,
 } from '../params.ts';
+import { renderTransactions, TRANSACTION_COLUMNS } from '../queries/transaction.ts';
 import {
   type Direction,
   directionParam,
@@ -30,9 +31,6 @@ import {
   type Window,
   windowParams,
 } from '../render/filters.ts';
-import { MESSAGE_COLUMNS, MESSAGE_CONTENT_JOINS, messageJson } from '../render/message.ts';
-import { accountStatesQuery, TRANSACTION_COLUMNS, transactionJson } from '../render/transaction.ts';
-import { addressBookFor } from '../render/values.ts';
 import type { SqlQuery } from '../sql-query.ts';
 import { masterchainBlockExistsQuery } from './blocks.ts';
 
@@ -137,59 +135,6 @@ export function adjacentTransactionsQuery(hash: string, direction?: Direction): 
       ORDER BY T.lt ASC, T.account ASC`,
     params,
   };
-}
-
-/** Every message of the given transactions (messages primary key), with body and StateInit. */
-export function transactionMessagesQuery(txHashes: readonly string[]): SqlQuery {
-  return {
-    sql: `SELECT M.tx_hash, M.tx_lt, M.direction, ${MESSAGE_COLUMNS} FROM messages M ${MESSAGE_CONTENT_JOINS}
-      WHERE M.tx_hash = ANY($1)`,
-    params: [[...new Set(txHashes)]],
-  };
-}
-
-function compareCreatedLt(a: Row, b: Row): number {
-  // toncenter sorts out_msgs by created_lt, messages without one first.
-  if (a.created_lt === null || b.created_lt === null) return a.created_lt === null ? -1 : 1;
-  const x = BigInt(a.created_lt as bigint);
-  const y = BigInt(b.created_lt as bigint);
-  return x < y ? -1 : x > y ? 1 : String(a.msg_hash).localeCompare(String(b.msg_hash));
-}
-
-/** Transaction rows -> the TransactionsResponse: messages, account states and the address book loaded by key. */
-export async function renderTransactions(
-  req: FastifyRequest,
-  q: Queryable,
-  rows: Row[],
-  testnet: boolean,
-): Promise<{ transactions: Record<string, unknown>[]; address_book: Record<string, unknown> }> {
-  if (rows.length === 0) return { transactions: [], address_book: {} };
-  const mq = transactionMessagesQuery(rows.map((r) => r.hash as string));
-  const sq = accountStatesQuery(
-    rows.flatMap((r) => [r.account_state_hash_before, r.account_state_hash_after]) as string[],
-  );
-  const msgs = (await q.query(mq.sql, mq.params)).rows;
-  const states = new Map((await q.query(sq.sql, sq.params)).rows.map((s) => [s.hash as string, s]));
-  const byTx = new Map<string, Row[]>();
-  for (const m of msgs) {
-    const key = `${m.tx_hash}:${m.tx_lt}`;
-    const list = byTx.get(key);
-    if (list) list.push(m);
-    else byTx.set(key, [m]);
-  }
-  const addresses: unknown[] = [];
-  const transactions = rows.map((r) => {
-    const own = byTx.get(`${r.hash}:${r.lt}`) ?? [];
-    const inRow = own.find((m) => m.direction === 'in');
-    const outRows = own.filter((m) => m.direction === 'out').sort(compareCreatedLt);
-    addresses.push(r.account, inRow?.source, ...outRows.map((m) => m.destination));
-    return transactionJson(r, {
-      inMsg: inRow ? messageJson(inRow) : null,
-      outMsgs: outRows.map((m) => messageJson(m)),
-      states,
-    });
-  });
-  return { transactions, address_book: await addressBookFor(req, q, addresses as string[], testnet) };
 }
 
 async function answer(req: FastifyRequest, ctx: V3Context, built: SqlQuery, mcSeqno?: number) {

@@ -3,8 +3,9 @@
 
 import type { V3RouteGroup } from '../context.ts';
 import { addressListParam, boolParam, invalid, type Page, pageParams, type Query, Where } from '../params.ts';
-import { addressBookFor } from '../render/values.ts';
-import { VESTING_COLUMNS, vestingJson } from '../render/vesting.ts';
+import { addressBookFor } from '../queries/enrichment.ts';
+import { VESTING_COLUMNS } from '../queries/vesting.ts';
+import { vestingJson } from '../render/vesting.ts';
 import type { SqlQuery } from '../sql-query.ts';
 
 export type VestingFilter = { contractAddress: string[] } | { walletAddress: string[]; checkWhitelist: boolean };
