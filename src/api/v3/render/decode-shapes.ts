@@ -2,12 +2,7 @@
 // name it reports and its TL-B field names and nesting, where ours differ. Most parsers already carry ton-marker's
 // names (body-parser.ts); what is left is the signed wallet externals (named by shape here, by constructor there),
 // a few renamed fields, and the w5 / highload v3 requests, which ton-marker nests as their TL-B types do.
-import type {
-  KnownBody,
-  W5InnerRequest,
-  WalletMessage,
-  WalletV4Action,
-} from '../../../index/decode/contracts/events/index.ts';
+import type { KnownBody, W5InnerRequest, WalletMessage, WalletV4Action } from '../../../ton/index.ts';
 
 export interface BodyShape {
   /** The "@type" of the body. */

@@ -6,7 +6,7 @@
 // base64 BoCs. It never throws: bodies come from anyone, so every failure is an error object, bounded in size and
 // work (limits below, ton-marker's own values).
 import { beginCell, Cell } from '@ton/core';
-import { knownOpcodeName, parseKnownBody } from '../../../index/decode/contracts/events/index.ts';
+import { knownOpcodeName, parseKnownBody } from '../../../ton/index.ts';
 import { markerOpcodeName, parseMarkerBody } from '../../../ton/marker/index.ts';
 import { type Json, type JsonObject, markerJson, objectJson } from './decode-json.ts';
 import { bodyShape } from './decode-shapes.ts';

@@ -15,7 +15,7 @@
 //   sender: destination_secondary).
 // - worker payouts and grant refunds, started by a signed payload (see signedPayout below).
 import type { Slice } from '@ton/core';
-import { loadMsgAddress, readBody, refuse } from '../../decode/contracts/events/reader.ts';
+import { loadMsgAddress, readBody, refuse } from '../../../ton/index.ts';
 import type { ActionDraft, Details, MatchContext, Matcher, TraceNode } from '../types.ts';
 import { callFailed } from './call-failed.ts';
 import { freeChildrenWithOp, rawAddress } from './replies.ts';

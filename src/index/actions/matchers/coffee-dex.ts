@@ -25,8 +25,7 @@
 //   the order its database returns them and each names its asset, while the amounts are the log's (the pool's order).
 // Message layouts: toncenter/ton-indexer (indexer/events/blocks/messages/coffee.py), as the mainnet traces show them.
 import type { Cell, Slice } from '@ton/core';
-import { JETTON_OP } from '../../../ton/index.ts';
-import { loadMsgAddressInt, readBody } from '../../decode/contracts/events/reader.ts';
+import { JETTON_OP, loadMsgAddressInt, readBody } from '../../../ton/index.ts';
 import type { ActionDraft, MatchContext, Matcher, TraceMessage, TraceNode } from '../types.ts';
 import { callFailed } from './call-failed.ts';
 import { loadCoffeeAsset } from './coffee.ts';

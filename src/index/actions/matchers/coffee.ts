@@ -12,8 +12,7 @@
 // - coffee_staking_claim_rewards: claim#b30c7310 to the pool, which pays the rewards with a jetton transfer.
 // Swaps, pool creation and liquidity of swap.coffee are in coffee-dex.ts.
 import type { Slice } from '@ton/core';
-import { JETTON_OP } from '../../../ton/index.ts';
-import { loadMsgAddress, readBody } from '../../decode/contracts/events/reader.ts';
+import { JETTON_OP, loadMsgAddress, readBody } from '../../../ton/index.ts';
 import type { ActionDraft, MatchContext, Matcher, TraceNode } from '../types.ts';
 import { callFailed } from './call-failed.ts';
 import { withReplies } from './replies.ts';

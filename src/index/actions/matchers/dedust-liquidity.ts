@@ -17,8 +17,7 @@
 // deposit, then the second's), unless some deposit contract of the trace got more than two deposits.
 // Asset: DeDust's (dedust.ts). Message layouts: toncenter/ton-indexer (indexer/events/blocks/messages/liquidity.py).
 import type { Cell, Slice } from '@ton/core';
-import { JETTON_OP } from '../../../ton/index.ts';
-import { loadMsgAddress, readBody } from '../../decode/contracts/events/reader.ts';
+import { JETTON_OP, loadMsgAddress, readBody } from '../../../ton/index.ts';
 import type { ActionDraft, MatchContext, Matcher, TraceNode } from '../types.ts';
 import { loadDedustAsset } from './dedust.ts';
 import { rawAddress, withReplies } from './replies.ts';

@@ -10,8 +10,7 @@
 // Liquidity deposits are in dedust-liquidity.ts.
 // Message layouts: docs.dedust.io/reference/tlb-schemes.
 import type { Cell, Slice } from '@ton/core';
-import { JETTON_OP } from '../../../ton/index.ts';
-import { readBody } from '../../decode/contracts/events/reader.ts';
+import { JETTON_OP, readBody } from '../../../ton/index.ts';
 import type { ActionDraft, MatchContext, Matcher, TraceNode } from '../types.ts';
 import { childWithOp, type Leg, legAt, opOf, type PeerSwap, reaches, swapDraft } from './swap.ts';
 import { bodyOf } from './util.ts';

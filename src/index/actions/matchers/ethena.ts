@@ -8,8 +8,7 @@
 //   the holder's USDe-to-be with timelocked_transfer#b2583ed5 (internal_transfer layout) to the holder's wallet.
 //   amount: the tsUSDe sent; tokens_minted: the amount locked. The holder must own both wallets, of the master.
 import type { Cell } from '@ton/core';
-import { JETTON_OP } from '../../../ton/index.ts';
-import { readBody } from '../../decode/contracts/events/reader.ts';
+import { JETTON_OP, readBody } from '../../../ton/index.ts';
 import type { ActionDraft, MatchContext, Matcher, TraceNode } from '../types.ts';
 import { callFailed } from './call-failed.ts';
 import { jettonMatcher } from './jetton.ts';

@@ -24,8 +24,7 @@
 // toncenter's own quirks kept: the supply's `sender_jetton_wallet` is never filled; a failed withdrawal shows no
 // asset; the liquidation's collateral (asset column) is the collateral's asset id in decimal.
 import type { Slice } from '@ton/core';
-import { JETTON_OP } from '../../../ton/index.ts';
-import { loadMsgAddress, payloadCell, readBody, readCell, refuse } from '../../decode/contracts/events/reader.ts';
+import { JETTON_OP, loadMsgAddress, payloadCell, readBody, readCell, refuse } from '../../../ton/index.ts';
 import type { ActionDraft, MatchContext, Matcher, TraceNode } from '../types.ts';
 import { rawAddress, withReplies } from './replies.ts';
 import { childWithOp, type Leg, legAt } from './swap.ts';

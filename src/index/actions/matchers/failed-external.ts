@@ -14,8 +14,7 @@
 // out-action list, numbered from the list's head, the last action, back; a list with another action than
 // send_msg is not read). Extra currencies are not carried over, as toncenter does not.
 import type { Address, Cell, MessageRelaxed } from '@ton/core';
-import { JETTON_OP } from '../../../ton/index.ts';
-import { type KnownBody, parseKnownBody } from '../../decode/contracts/events/index.ts';
+import { JETTON_OP, type KnownBody, parseKnownBody } from '../../../ton/index.ts';
 import type { ActionDraft, MatchContext, Matcher, TraceNode } from '../types.ts';
 import { deployOf } from './basic.ts';
 import { transferDetails } from './jetton.ts';

@@ -11,9 +11,8 @@
 // A wallet that is not known (a fake, or one the index has not verified) makes no jetton action: the messages stay
 // call_contract, as in toncenter.
 import { Address, type Cell } from '@ton/core';
-import { JETTON_OP } from '../../../ton/index.ts';
-import type { KnownBody } from '../../decode/contracts/events/index.ts';
-import { readBody, readCell } from '../../decode/contracts/events/reader.ts';
+import type { KnownBody } from '../../../ton/index.ts';
+import { JETTON_OP, readBody, readCell } from '../../../ton/index.ts';
 import type { ActionDraft, MatchContext, Matcher, TraceNode } from '../types.ts';
 import { callFailed } from './call-failed.ts';
 import { jettonPayloadComment } from './forward-payload.ts';

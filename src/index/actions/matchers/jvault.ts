@@ -24,8 +24,7 @@
 // jetton the pool locks (its lock wallet's jetton: an unstake request's `asset`, and a failed unstake's). An unstake
 // the pool never answered makes no action without that data (toncenter makes none either).
 import { type Address, type Cell, Dictionary, type DictionaryValue } from '@ton/core';
-import { JETTON_OP } from '../../../ton/index.ts';
-import { loadMsgAddress, readBody, readCell } from '../../decode/contracts/events/reader.ts';
+import { JETTON_OP, loadMsgAddress, readBody, readCell } from '../../../ton/index.ts';
 import type { AccountDataRequest, ActionDraft, MatchContext, Matcher, TraceNode } from '../types.ts';
 import { callFailed } from './call-failed.ts';
 import { rawAddress, withReplies } from './replies.ts';

@@ -22,8 +22,7 @@
 // toncenter's actions carry no failure: these are all successful. Hashes and OApp addresses are written as Python's
 // hex() writes them ("0x", no leading zeros), the message as "0x" and its bytes.
 import type { Cell, Slice } from '@ton/core';
-import { JETTON_OP } from '../../../ton/index.ts';
-import { readCell, refuse } from '../../decode/contracts/events/reader.ts';
+import { JETTON_OP, readCell, refuse } from '../../../ton/index.ts';
 import type { ActionDraft, Details, MatchContext, Matcher, TraceNode } from '../types.ts';
 import { jettonMatcher } from './jetton.ts';
 import { bodyOf, isEmptyBody } from './util.ts';

@@ -13,9 +13,8 @@
 //   (getgems.ts); the listing's own transaction joins it when a buyer's TON or an external woke it, so that
 //   transfer is matched at the listing's transaction (transferFromListing).
 import type { Cell } from '@ton/core';
-import { NFT_OP } from '../../../ton/index.ts';
-import type { KnownBody } from '../../decode/contracts/events/index.ts';
-import { loadMsgAddress, readBody } from '../../decode/contracts/events/reader.ts';
+import type { KnownBody } from '../../../ton/index.ts';
+import { loadMsgAddress, NFT_OP, readBody } from '../../../ton/index.ts';
 import type { ActionDraft, ContractInfo, Details, MatchContext, Matcher, TraceNode } from '../types.ts';
 import { callFailed } from './call-failed.ts';
 import { nftPayloadComment } from './forward-payload.ts';

@@ -10,8 +10,7 @@
 //   peer_swaps.
 // Message layouts: docs.ston.fi (api-reference-v1 / api-reference-v2: router, pool, pTON).
 import type { Cell, Slice } from '@ton/core';
-import { JETTON_OP } from '../../../ton/index.ts';
-import { loadEitherCell, loadMsgAddress, payloadCell, readBody } from '../../decode/contracts/events/reader.ts';
+import { JETTON_OP, loadEitherCell, loadMsgAddress, payloadCell, readBody } from '../../../ton/index.ts';
 import type { ActionDraft, MatchContext, Matcher, TraceNode } from '../types.ts';
 import { rawAddress } from './replies.ts';
 import {

@@ -3,8 +3,7 @@
 // `sender` = the source column (the incoming transfer's source), `asset_in` = asset, `asset_out` = asset2, and
 // `peer_swaps` as a list (empty for a single hop); an asset null is TON.
 import type { Cell } from '@ton/core';
-import { JETTON_OP } from '../../../ton/index.ts';
-import { payloadCell } from '../../decode/contracts/events/reader.ts';
+import { JETTON_OP, payloadCell } from '../../../ton/index.ts';
 import type { ActionDraft, MatchContext, TraceNode } from '../types.ts';
 import { jettonMatcher, PTON_MASTERS } from './jetton.ts';
 import { inBody } from './util.ts';

@@ -22,8 +22,7 @@
 // As toncenter, the bitcoin txid (asset_secondary of mints) and the DKG public key (source_secondary of new_key,
 // asset of dkg_log) go in generic columns that otherwise hold addresses (varchar since schema 0011).
 import { Address, type Cell, type Slice } from '@ton/core';
-import { JETTON_OP } from '../../../ton/index.ts';
-import { readBody, refuse } from '../../decode/contracts/events/reader.ts';
+import { JETTON_OP, readBody, refuse } from '../../../ton/index.ts';
 import type { ActionDraft, MatchContext, Matcher, TraceMessage, TraceNode } from '../types.ts';
 import { basicMatcher } from './basic.ts';
 import { jettonMatcher } from './jetton.ts';

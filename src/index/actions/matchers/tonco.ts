@@ -14,8 +14,7 @@
 //   POOLV3_BURN#d73ac09d back to the pool, and a pay_to (exit code 201) paying both assets out.
 // - tonco_deploy_pool: ROUTERV3_CREATE_POOL#2e3034ef to the router, which sends POOLV3_INIT#441c39ed to the new pool.
 import type { Cell, Slice } from '@ton/core';
-import { JETTON_OP } from '../../../ton/index.ts';
-import { loadMsgAddress, loadRest, payloadCell, readBody } from '../../decode/contracts/events/reader.ts';
+import { JETTON_OP, loadMsgAddress, loadRest, payloadCell, readBody } from '../../../ton/index.ts';
 import type { ActionDraft, Details, MatchContext, Matcher, TraceNode } from '../types.ts';
 import { callFailed } from './call-failed.ts';
 import { nftMatcher } from './nft.ts';

@@ -14,8 +14,7 @@
 //   owner) -> distributed_asset#db3b8abd; stake holder and amount from the notification, the pool found above a
 //   start_distribution#1140a64f. toncenter never marks it failed.
 import type { Address } from '@ton/core';
-import { JETTON_OP } from '../../../ton/index.ts';
-import { loadMsgAddress, readBody } from '../../decode/contracts/events/reader.ts';
+import { JETTON_OP, loadMsgAddress, readBody } from '../../../ton/index.ts';
 import type { ActionDraft, MatchContext, Matcher, TraceNode } from '../types.ts';
 import { callFailed } from './call-failed.ts';
 import { freeChildrenWithOp, rawAddress, withReplies } from './replies.ts';

@@ -1,6 +1,6 @@
 // Small helpers the matchers share: reading a node's inbound body, comments, JSON-ready values.
 import { beginCell, type Cell, type Slice } from '@ton/core';
-import { type KnownBody, parseKnownBody } from '../../decode/contracts/events/index.ts';
+import { type KnownBody, parseKnownBody } from '../../../ton/index.ts';
 import type { TraceMessage, TraceNode } from '../types.ts';
 
 export const COMMENT_OP = 0x00000000;

@@ -4,20 +4,25 @@
 import { Address, type Builder, beginCell, Cell, Dictionary, internal, storeMessageRelaxed } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import { hasVectors, loadVectors } from '../../../../../test/helpers/vectors.ts';
-import { JETTON_OP, MULTISIG_OP, VESTING_OP } from '../../../../ton/index.ts';
-import { eventsOf } from './events-of.ts';
 import {
   airdropClaimOf,
+  airdropItemOf,
+  JETTON_OP,
   type JettonMint,
   type JettonTransfer,
+  type KnownBody,
+  knownOpcodeName,
   loadJettonBurn,
   loadJettonInternalTransfer,
   loadJettonTransfer,
-} from './jetton.ts';
-import { type KnownBody, knownOpcodeName, parseKnownBody } from './known-body.ts';
-import { airdropItemOf } from './mintless.ts';
-import { loadMultisigOrder } from './multisig.ts';
-import { payloadCell, readBody } from './reader.ts';
+  loadMultisigOrder,
+  MULTISIG_OP,
+  parseKnownBody,
+  payloadCell,
+  readBody,
+  VESTING_OP,
+} from '../../../../ton/index.ts';
+import { eventsOf } from './events-of.ts';
 
 interface BodyVector {
   expected: Record<string, unknown>;

@@ -6,8 +6,8 @@ import { Address, Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import { hasVectors, loadVectors } from '../../../../../test/helpers/vectors.ts';
 import type { BlockIdExt } from '../../../../ton/index.ts';
+import { parseKnownBody } from '../../../../ton/index.ts';
 import { eventsOf } from './events-of.ts';
-import { parseKnownBody } from './known-body.ts';
 import { type BothInputs, bothInputs, outWithOp, plain, plainEvents, raw, rawHead } from './vectors.test-util.ts';
 
 interface TxVector {

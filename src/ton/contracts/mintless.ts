@@ -3,8 +3,8 @@
 // The item for one owner is found by walking the proof's dictionary along that key; branches the proof prunes
 // are not followed (the owner is then not provable from this claim).
 import { type Address, beginCell, type Cell, type Slice } from '@ton/core';
-import { loadHmLabel } from '../../../../ton/index.ts';
-import type { MerkleAirdropClaim } from './jetton.ts';
+import { loadHmLabel } from '../dict/hm-label.ts';
+import type { MerkleAirdropClaim } from './jetton-body.ts';
 
 const KEY_BITS = 267;
 

@@ -1,9 +1,9 @@
 // DNS (TEP-81, ton-blockchain/dns-contract) item bodies, contracts.md §5.2, and the DNSRecord values they carry
 // (also what a DNS item's content dictionary holds).
 import type { Address, Cell, Slice } from '@ton/core';
-import { DNS_OP } from '../../../../ton/index.ts';
 import { bodyParser, loadQueryOnly } from './body-parser.ts';
-import { loadMsgAddressInt, readCell, refuse } from './reader.ts';
+import { loadMsgAddressInt, readCell, refuse } from './body-reader.ts';
+import { DNS_OP } from './dns.ts';
 
 /** SmcCapability names: cap_method_seqno#5371, cap_method_pubkey#71f4, cap_is_wallet#2177, cap_name#ff name:Text. */
 export type SmcCapability =

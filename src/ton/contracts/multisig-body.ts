@@ -1,8 +1,8 @@
 // Multisig v2 (ton-blockchain/multisig-contract-v2) bodies and order actions, contracts.md §6.2, v3-api.md §3.7.
 import { type Address, type Cell, Dictionary, loadMessageRelaxed, type MessageRelaxed, type Slice } from '@ton/core';
-import { MULTISIG_OP } from '../../../../ton/index.ts';
 import { bodyParser, loadQueryOnly } from './body-parser.ts';
-import { loadMsgAddressInt, readCell, refuse } from './reader.ts';
+import { loadMsgAddressInt, readCell, refuse } from './body-reader.ts';
+import { MULTISIG_OP } from './multisig.ts';
 
 // send_message#f1381e5b mode:uint8 message:^MessageRelaxed = Action;
 // update_multisig_param#1d0cfbd3 threshold:uint8 signers:^(Hashmap 8 MsgAddressInt)

@@ -1,16 +1,16 @@
 // Any known body -> `{ type, ...fields }`, dispatching on the opcode (what v3 /decode serves, v3-api.md §3.10).
 // Where two layouts share an opcode (change_content#4 of NFT and v1 jetton collections, change and delete of a
 // DNS record), each loader refuses the other's shape and the first that parses wins, as ton-marker does.
-// Signed wallet externals start with a signature, not an opcode; they are recognised by shape (wallet.ts).
+// Signed wallet externals start with a signature, not an opcode; they are recognised by shape (wallets-body.ts).
 import type { Cell, Slice } from '@ton/core';
 import type { BodyParser, ParsedBody } from './body-parser.ts';
-import { DNS_BODIES } from './dns.ts';
-import { JETTON_BODIES } from './jetton.ts';
-import { MULTISIG_BODIES } from './multisig.ts';
-import { NFT_BODIES } from './nft.ts';
-import { readCell } from './reader.ts';
-import { VESTING_BODIES } from './vesting.ts';
-import { WALLET_BODIES, WALLET_EXTERNAL_BODIES } from './wallet.ts';
+import { readCell } from './body-reader.ts';
+import { DNS_BODIES } from './dns-body.ts';
+import { JETTON_BODIES } from './jetton-body.ts';
+import { MULTISIG_BODIES } from './multisig-body.ts';
+import { NFT_BODIES } from './nft-body.ts';
+import { VESTING_BODIES } from './vesting-body.ts';
+import { WALLET_BODIES, WALLET_EXTERNAL_BODIES } from './wallets-body.ts';
 
 const OPCODE_BODIES = [
   ...JETTON_BODIES,

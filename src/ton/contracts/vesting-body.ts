@@ -1,9 +1,9 @@
 // Vesting wallet (ton-blockchain/vesting-contract) internal bodies, contracts.md §7.2. Its external body is
-// wallet-v3 shaped (wallet.ts reads it).
+// wallet-v3 shaped (wallets-body.ts reads it).
 import { type Address, loadMessageRelaxed, type MessageRelaxed, type Slice } from '@ton/core';
-import { VESTING_OP } from '../../../../ton/index.ts';
 import { bodyParser, loadQueryOnly } from './body-parser.ts';
-import { loadMsgAddress, refuse } from './reader.ts';
+import { loadMsgAddress, refuse } from './body-reader.ts';
+import { VESTING_OP } from './vesting.ts';
 
 // send#a7733acd query_id:uint64 send_mode:uint8 msg:^MessageRelaxed  (from owner_address)
 export interface VestingSend {

@@ -15,9 +15,9 @@ import {
   type Slice,
   type StateInit,
 } from '@ton/core';
-import { readSnakeBytes, utf8OrNull } from '../../../../ton/index.ts';
+import { readSnakeBytes, utf8OrNull } from '../message/comment.ts';
 import { bodyParser, loadQueryOnly } from './body-parser.ts';
-import { loadMsgAddressInt, refuse } from './reader.ts';
+import { loadMsgAddressInt, refuse } from './body-reader.ts';
 
 export const WALLET_OP = {
   textComment: 0x00000000,
