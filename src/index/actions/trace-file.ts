@@ -430,13 +430,26 @@ function lastTxOf(f: TraceFile, account: string): TraceFileTransaction | undefin
   return last;
 }
 
+type ListingKind = 'NftSale' | 'NftAuction';
+
+/**
+ * The GetGems listings a file names and their tables. The file's fields for the marketplace, the item, the seller and
+ * the price are the table's columns (toncenter names them differently per table).
+ */
+const LISTINGS: Record<ListingKind, { table: string; columns: readonly [string, string, string, string] }> = {
+  NftSale: {
+    table: 'getgems_nft_sales',
+    columns: ['marketplace_address', 'nft_address', 'nft_owner_address', 'full_price'],
+  },
+  NftAuction: { table: 'getgems_nft_auctions', columns: ['mp_addr', 'nft_addr', 'nft_owner', 'last_bid'] },
+};
+
 /** Writes the file's rows (core tables, contract tables, checkpoints) in one transaction. */
 export async function storeTraceFile(db: Database, f: TraceFile): Promise<{ unstored: UnstoredInterface[] }> {
   const unstored: UnstoredInterface[] = [];
   const wallets: unknown[][] = [];
   const items: unknown[][] = [];
-  const sales: unknown[][] = [];
-  const auctions: unknown[][] = [];
+  const listings = new Map<ListingKind, unknown[][]>();
   const states: unknown[][] = [];
   for (const [address, kinds] of f.interfaces) {
     const lastLt = lastTxOf(f, address)?.lt ?? 0n;
@@ -464,22 +477,16 @@ export async function storeTraceFile(db: Database, f: TraceFile): Promise<{ unst
           ZERO_HASH,
           ZERO_HASH,
         ]);
-      } else if (kind === 'NftSale') {
-        sales.push([
+      } else if (kind === 'NftSale' || kind === 'NftAuction') {
+        const [marketplace, nft, seller, price] = LISTINGS[kind].columns;
+        const rows = listings.get(kind) ?? [];
+        listings.set(kind, rows);
+        rows.push([
           address,
-          addressOrNull(d.marketplace_address),
-          addressOrNull(d.nft_address),
-          addressOrNull(d.nft_owner_address),
-          decimalOf(d.full_price),
-          lastLt,
-        ]);
-      } else if (kind === 'NftAuction') {
-        auctions.push([
-          address,
-          addressOrNull(d.mp_addr),
-          addressOrNull(d.nft_addr),
-          addressOrNull(d.nft_owner),
-          decimalOf(d.last_bid),
+          addressOrNull(d[marketplace]),
+          addressOrNull(d[nft]),
+          addressOrNull(d[seller]),
+          decimalOf(d[price]),
           lastLt,
         ]);
       } else if (kind === 'data_boc' && typeof d.data_boc === 'string') {
@@ -604,24 +611,14 @@ export async function storeTraceFile(db: Database, f: TraceFile): Promise<{ unst
         columnsOf(items, 9),
       );
     }
-    if (sales.length > 0) {
+    for (const [kind, rows] of listings) {
+      const { table, columns } = LISTINGS[kind];
       await tx.query(
-        `INSERT INTO getgems_nft_sales (address, marketplace_address, nft_address, nft_owner_address, full_price,
-           last_transaction_lt, code_hash, data_hash)
+        `INSERT INTO ${table} (address, ${columns.join(', ')}, last_transaction_lt, code_hash, data_hash)
          SELECT a, m, n, o, p, l, $7, $7 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::numeric[],
            $6::bigint[]) AS u(a, m, n, o, p, l)
          ON CONFLICT (address) DO NOTHING`,
-        [...columnsOf(sales, 6), ZERO_HASH],
-      );
-    }
-    if (auctions.length > 0) {
-      await tx.query(
-        `INSERT INTO getgems_nft_auctions (address, mp_addr, nft_addr, nft_owner, last_bid, last_transaction_lt,
-           code_hash, data_hash)
-         SELECT a, m, n, o, b, l, $7, $7 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::numeric[],
-           $6::bigint[]) AS u(a, m, n, o, b, l)
-         ON CONFLICT (address) DO NOTHING`,
-        [...columnsOf(auctions, 6), ZERO_HASH],
+        [...columnsOf(rows, 6), ZERO_HASH],
       );
     }
     if (states.length > 0) {

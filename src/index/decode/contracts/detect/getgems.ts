@@ -14,7 +14,7 @@
 import type { Address, TupleItem } from '@ton/core';
 import type { Detected, DetectedBase } from '../types.ts';
 import type { Family } from './family.ts';
-import { addressAt, type EntryKind, intAt } from './stack.ts';
+import { addressAt, type EntryKind, hasShape, intAt } from './stack.ts';
 
 const FIXP = 0x46495850n;
 const AUC = 0x415543n;
@@ -24,6 +24,7 @@ const S: EntryKind = 'slice';
 const FIX_PRICE_SHAPE: readonly EntryKind[] = [I, I, I, S, S, S, I, S, I, S, I];
 /** The auction's entries from `end` on, shared by get_sale_data (after the magic) and v4 (after `activated`). */
 const AUCTION_BODY: readonly EntryKind[] = [I, I, S, S, S, I, S, I, S, I, I, S, I, I, I, I, I, I, I];
+const AUCTION_SHAPE: readonly EntryKind[] = [I, ...AUCTION_BODY];
 const AUCTION_V4_SHAPE: readonly EntryKind[] = [I, ...AUCTION_BODY, I, I, S, S, I, I];
 
 const INT64_MIN = -(1n << 63n);
@@ -107,17 +108,12 @@ export const getgemsSale: Family = {
   async detect(account, base, { getters, has }) {
     // A v4 auction that also answers get_sale_data is read through get_auction_data_v4 (getgemsAuctionV4).
     if (has('get_auction_data_v4')) return null;
+    // One run; the magic says which shape the rest of the stack must have.
     const s = await getters.run(account, 'get_sale_data', [], [I]);
     if (!s) return null;
     const magic = intAt(s, 0);
-    if (magic === FIXP) {
-      const full = await getters.run(account, 'get_sale_data', [], FIX_PRICE_SHAPE);
-      return full ? fixPriceSale(full, base) : null;
-    }
-    if (magic === AUC) {
-      const full = await getters.run(account, 'get_sale_data', [], [I, ...AUCTION_BODY]);
-      return full ? auction(full, 1, base) : null;
-    }
+    if (magic === FIXP) return hasShape(s, FIX_PRICE_SHAPE) ? fixPriceSale(s, base) : null;
+    if (magic === AUC) return hasShape(s, AUCTION_SHAPE) ? auction(s, 1, base) : null;
     return null;
   },
 };
