@@ -10,7 +10,7 @@
 # native/tonrocks/README.md.
 ARG NODE_IMAGE=node:20-trixie-slim
 
-# ---- build: production dependencies and the native addon, with a compiler and RocksDB's headers
+# ---- build: production dependencies and the native addons (tonrocks, tonhash), with a compiler and RocksDB's headers
 FROM ${NODE_IMAGE} AS build
 RUN apt-get update \
   && apt-get install -y --no-install-recommends build-essential python3 librocksdb-dev \
@@ -19,6 +19,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 COPY scripts/build-native.mjs ./scripts/
 COPY native/tonrocks ./native/tonrocks
+COPY native/tonhash ./native/tonhash
 # --omit=dev: production dependencies only. tsx is one of them: it brings esbuild, which compiles the sources to dist/
 # in the runtime stage, and runs them directly where dist/ is stale or absent. npm's postinstall (scripts/build-native.mjs) builds native/tonrocks; it never fails an install, so
 # the image checks the addon loads and its RocksDB is >= 8.6, and fails the build otherwise.
@@ -27,7 +28,8 @@ RUN npm ci --omit=dev --no-audit --no-fund \
     const v = require('./native/tonrocks/build/Release/tonrocks.node').version(); \
     const [major, minor] = v.split('.').map(Number); \
     if (!(major > 8 || (major === 8 && minor >= 6))) { console.error('RocksDB ' + v + ' < 8.6'); process.exit(1); } \
-    console.log('tonrocks built against RocksDB ' + v);" \
+    console.log('tonrocks built against RocksDB ' + v); \
+    console.log('tonhash built: ' + require('./native/tonhash/build/Release/tonhash.node').version());" \
   && dpkg-query -W -f='${Depends}\n' librocksdb-dev | tr ',' '\n' | grep -o 'librocksdb[0-9][0-9.]*' > /app/rocksdb-runtime-package \
   && test -s /app/rocksdb-runtime-package \
   && npm cache clean --force
@@ -52,6 +54,7 @@ ENV NODE_ENV=production \
 # the code stays owned by root, read-only for the user that runs it
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/native/tonrocks/build/Release/tonrocks.node ./native/tonrocks/build/Release/tonrocks.node
+COPY --from=build /app/native/tonhash/build/Release/tonhash.node ./native/tonhash/build/Release/tonhash.node
 COPY package.json tsconfig.json ./
 COPY bin ./bin
 COPY src ./src

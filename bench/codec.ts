@@ -6,6 +6,8 @@
 //                   prepared beforehand): no decoder that checks the root hash can beat it;
 //   Cell.fromBoc    @ton/core's reader alone on the same bytes, as @ton/core ships it (its pure-JS SHA-256), in a
 //                   thread of its own (bench/support/ton-core-fromboc-worker.ts: see why there).
+// The decode uses the native cell reader and hasher (native/tonhash) when it is built, as the indexer does; a fourth
+// phase decodes with it turned off (node:crypto per cell), and the hasher in use is printed.
 // Usage: npm run bench:codec [-- --rounds N]
 import { createHash, hash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -13,6 +15,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startTsWorker, workerEntry } from '../src/common/ts-worker.ts';
 import { blockGlobalVersion, forgetRecentBocs, toBlockRow, toTransactionRows } from '../src/index/decode/index.ts';
+import { cellHasherName, useNativeHasher } from '../src/ton/cell/native-hash.ts';
 import {
   type BlockIdExt,
   checkedBlock,
@@ -127,20 +130,35 @@ const median = (xs: number[]) => {
   return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
 };
 
-// Warm-up, and the transaction count. No forced garbage collection between phases: a full collection before a
+// Warm-up (three rounds each: the decoder's code is optimised by then), and the transaction count. No forced garbage collection between phases: a full collection before a
 // phase (the earlier method) threw away the heap the decoder had grown and its compiled code's warm state, which
 // made the decode phase 1.5x slower than it runs steadily in ingest (measured: 300 vs 470 ms a round). Each phase
 // pays for its own garbage at its steady rate instead, and the median of the rounds is reported.
 const txCount = decodeAll();
-floor();
-await tonCoreOnly();
+/** decodeAll with the native cell layer turned off: cells read and hashed in TypeScript, node:crypto per cell. */
+const decodeAllTs = () => {
+  const was = useNativeHasher(false);
+  try {
+    return decodeAll();
+  } finally {
+    useNativeHasher(was);
+  }
+};
+for (let w = 0; w < 3; w++) {
+  decodeAll();
+  decodeAllTs();
+  floor();
+  await tonCoreOnly();
+}
 const floorRuns: number[] = [];
 const decodeRuns: number[] = [];
+const tsRuns: number[] = [];
 const coreRuns: number[] = [];
-// Interleave the three so drift in machine load hits all alike.
+// Interleave the phases so drift in machine load hits all alike.
 for (let r = 0; r < rounds; r++) {
   floorRuns.push(time(floor));
   decodeRuns.push(time(decodeAll));
+  tsRuns.push(time(decodeAllTs));
   coreRuns.push(await tonCoreOnly());
 }
 const floorMs = median(floorRuns);
@@ -156,7 +174,12 @@ console.log(
   `  SHA-256 floor (every cell once):   ${floorMs.toFixed(1)} ms/round (median) (a root check hashes ${rootCheckHashes}: cells under Merkle updates once per level)`,
 );
 console.log(`  @ton/core Cell.fromBoc only:       ${coreMs.toFixed(1)} ms/round (median)`);
-console.log(`  decode (checked parse, rows):      ${decodeMs.toFixed(1)} ms/round (median)`);
+console.log(
+  `  decode (checked parse, rows):      ${decodeMs.toFixed(1)} ms/round (median), cells: ${cellHasherName()}`,
+);
+console.log(
+  `  decode, cells read and hashed in TypeScript: ${median(tsRuns).toFixed(1)} ms/round (median) = ${(median(tsRuns) / decodeMs).toFixed(2)} x the above`,
+);
 const decodeTps = tps(decodeMs);
 console.log(
   `bench/codec: decode ${decodeTps.toFixed(0)} tx/s = ${(decodeTps / tps(floorMs)).toFixed(3)} x the SHA-256 floor (${tps(floorMs).toFixed(0)} tx/s), ${(decodeTps / tps(coreMs)).toFixed(2)} x @ton/core Cell.fromBoc`,

@@ -50,6 +50,7 @@ import {
 import { bulkBackfill, INDEX_MC_BLOCK, planBackfill, runTail } from '../src/index/plan/index.ts';
 import { createLitePool, type LitePool, loadGlobalConfig } from '../src/lite/index.ts';
 import { createQueue } from '../src/queue/index.ts';
+import { cellHasherName } from '../src/ton/cell/native-hash.ts';
 import { startIndexWorker } from '../workers/index-mc-block.ts';
 
 const { values } = parseArgs({
@@ -499,6 +500,7 @@ async function backfill(): Promise<void> {
     concurrency,
     rows: copyRows,
     decodeThreads,
+    cells: cellHasherName(),
     ingest: {
       txPerSecond: round(ingestTps),
       seconds: round(ingestSeconds),

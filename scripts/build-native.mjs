@@ -1,6 +1,9 @@
-// Builds the optional native RocksDB addon (native/tonrocks → native/tonrocks/build/Release/tonrocks.node).
-// Runs as npm's postinstall and as `npm run build:native`. It never fails the install: without RocksDB's headers
-// or a working node-gyp, tongate still reads blocks from pack files, so this prints why and exits 0.
+// Builds the optional native addons. Runs as npm's postinstall and as `npm run build:native`. It never fails the
+// install: each addon has a TypeScript path that does the same work more slowly (or, for RocksDB, reads pack files
+// only), so this prints why one was not built and exits 0.
+//   native/tonhash  the cell reader and hasher of the indexer's hot path (src/ton/cell/native-hash.ts): needs a C
+//                   compiler only (SHA-256 comes from the OpenSSL inside node, whose headers ship with node's)
+//   native/tonrocks RocksDB for node-db sources (src/nodedb/kv/rocks.ts): needs librocksdb-dev too
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -9,11 +12,46 @@ import { fileURLToPath } from 'node:url';
 import { findRocksDb } from '../native/tonrocks/rocksdb-config.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const addonDir = join(root, 'native', 'tonrocks');
-const output = join(addonDir, 'build', 'Release', 'tonrocks.node');
 const say = (line) => console.log(`tongate: ${line}`);
 
-function main() {
+/** node-gyp rebuild in `dir`; returns null on success, else why not. */
+function gypBuild(dir) {
+  const gyp = nodeGyp();
+  if (!gyp) return 'node-gyp not found (it comes with npm; run npm run build:native)';
+  const args = [gyp, 'rebuild', '--loglevel=warn'];
+  // build against the headers of the node that runs us (distro packages put them in /usr/include/node), so
+  // node-gyp does not try to download them
+  const nodeDir = [resolve(dirname(process.execPath), '..'), '/usr'].find((d) =>
+    existsSync(join(d, 'include', 'node', 'node_api.h')),
+  );
+  if (nodeDir && !process.env.npm_config_nodedir) args.push(`--nodedir=${nodeDir}`);
+  const run = spawnSync(process.execPath, args, { cwd: dir, stdio: 'inherit', env: process.env });
+  if (run.error || run.status !== 0) {
+    return `${run.error ? run.error.message : `node-gyp exited with ${run.status ?? run.signal}`} (see the output above)`;
+  }
+  return null;
+}
+
+function buildTonHash() {
+  const dir = join(root, 'native', 'tonhash');
+  const output = join(dir, 'build', 'Release', 'tonhash.node');
+  say('building the native cell hasher (native/tonhash)');
+  const failed = gypBuild(dir);
+  if (failed) {
+    say(`native cell hasher not built: ${failed}; cells are read and hashed in TypeScript (slower)`);
+    return;
+  }
+  try {
+    const addon = createRequire(import.meta.url)(output);
+    say(`native cell hasher built: ${output} (${addon.version()})`);
+  } catch (e) {
+    say(`native cell hasher built but does not load: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+function buildTonRocks() {
+  const dir = join(root, 'native', 'tonrocks');
+  const output = join(dir, 'build', 'Release', 'tonrocks.node');
   const found = findRocksDb();
   if (!found) {
     say(
@@ -25,31 +63,13 @@ function main() {
   if (process.env.TONGATE_ROCKSDB_DIR && !found.custom) {
     say(`TONGATE_ROCKSDB_DIR=${process.env.TONGATE_ROCKSDB_DIR} has no include/rocksdb/c.h; using ${found.include}`);
   }
-
-  const gyp = nodeGyp();
-  if (!gyp) {
-    say('native RocksDB addon not built: node-gyp not found (it comes with npm; run npm run build:native)');
-    return;
-  }
-  const args = [gyp, 'rebuild', '--loglevel=warn'];
-  // build against the headers of the node that runs us (distro packages put them in /usr/include/node), so
-  // node-gyp does not try to download them
-  const nodeDir = [resolve(dirname(process.execPath), '..'), '/usr'].find((d) =>
-    existsSync(join(d, 'include', 'node', 'node_api.h')),
-  );
-  if (nodeDir && !process.env.npm_config_nodedir) args.push(`--nodedir=${nodeDir}`);
-
   const version = found.version ? found.version.join('.') : 'unknown version';
   say(`building the native RocksDB addon against ${found.include} (RocksDB ${version})`);
-  const run = spawnSync(process.execPath, args, { cwd: addonDir, stdio: 'inherit', env: process.env });
-  if (run.error || run.status !== 0) {
-    const why = run.error ? run.error.message : `node-gyp exited with ${run.status ?? run.signal}`;
-    say(
-      `native RocksDB addon not built: ${why} (see the output above); node-db sources will read blocks from pack files only`,
-    );
+  const failed = gypBuild(dir);
+  if (failed) {
+    say(`native RocksDB addon not built: ${failed}; node-db sources will read blocks from pack files only`);
     return;
   }
-
   try {
     const addon = createRequire(import.meta.url)(output);
     say(`native RocksDB addon built: ${output} (RocksDB ${addon.version()})`);
@@ -69,9 +89,13 @@ function nodeGyp() {
   return candidates.find((c) => c && existsSync(c)) ?? null;
 }
 
-try {
-  main();
-} catch (e) {
-  say(`native RocksDB addon not built: ${e instanceof Error ? e.message : String(e)}`);
+for (const build of [buildTonHash, buildTonRocks]) {
+  try {
+    build();
+  } catch (e) {
+    say(
+      `${build === buildTonHash ? 'native cell hasher' : 'native RocksDB addon'} not built: ${e instanceof Error ? e.message : String(e)}`,
+    );
+  }
 }
 process.exit(0);

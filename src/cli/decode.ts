@@ -7,8 +7,11 @@ import {
   listBlockTransactions,
   loadBlockCell,
   loadShardState,
+  type MessageView,
   messageFromCell,
+  messageTexts,
   messageView,
+  type TransactionView,
   transactionFromCell,
   transactionView,
 } from '../ton/index.ts';
@@ -39,10 +42,22 @@ function detectKind(cell: Cell): Kind {
   }
 }
 
+/** A message as printed: its view and what its body says as text. */
+const printedMessage = (v: MessageView) => ({ ...v, ...messageTexts(v) });
+
+/** A transaction as printed: its messages with their texts. */
+const printedTransaction = (v: TransactionView) => ({
+  ...v,
+  inMsg: v.inMsg ? printedMessage(v.inMsg) : null,
+  outMsgs: v.outMsgs.map(printedMessage),
+});
+
 function decodeBlock(cell: Cell, bytes: Buffer) {
   const block = loadBlockCell(cell);
   const workchain = block.info.shard.workchainId;
-  const txs = listBlockTransactions(block).map((t) => transactionView(transactionFromCell(t.cell), { workchain }));
+  const txs = listBlockTransactions(block).map((t) =>
+    printedTransaction(transactionView(transactionFromCell(t.cell), { workchain })),
+  );
   const id = blockId(block, cell.hash(), createHash('sha256').update(bytes).digest());
   return {
     type: 'block',
@@ -64,9 +79,9 @@ function decode(kind: Kind, cell: Cell, bytes: Buffer, workchain: number): unkno
     case 'block':
       return decodeBlock(cell, bytes);
     case 'tx':
-      return { type: 'transaction', ...transactionView(transactionFromCell(cell), { workchain }) };
+      return { type: 'transaction', ...printedTransaction(transactionView(transactionFromCell(cell), { workchain })) };
     case 'message':
-      return { type: 'message', ...messageView(messageFromCell(cell)) };
+      return { type: 'message', ...printedMessage(messageView(messageFromCell(cell))) };
     case 'account':
       return { type: 'account', cell_hash: cell.hash(), account: loadAccount(cell.beginParse()) };
     case 'state':

@@ -5,6 +5,7 @@ import { defaultConcurrency, type Indexer, openIndexer, startProcessor } from '.
 import { EXIT_RETRYABLE, exitCodeFor, firstLine } from '../common/exit-codes.ts';
 import { intOption, UsageError } from '../common/options.ts';
 import { onShutdownSignal } from '../common/shutdown.ts';
+import { cellHasherName } from '../ton/cell/index.ts';
 import type { Command } from './command.ts';
 import { indexerOptions, indexerSettings } from './indexer-options.ts';
 import { createLog } from './log.ts';
@@ -51,7 +52,13 @@ export const workCommand: Command = {
         log,
       );
       const concurrency = concurrencyFlag ?? defaultConcurrency(ix);
-      log('info', 'Started worker', { ...ix.describe, concurrency, decodeThreads: ix.decodeThreads, pid: process.pid });
+      log('info', 'Started worker', {
+        ...ix.describe,
+        concurrency,
+        decodeThreads: ix.decodeThreads,
+        cells: cellHasherName(),
+        pid: process.pid,
+      });
       const processor = startProcessor(ix, log, concurrency);
       if (!shutdown.signal.aborted) {
         await new Promise<void>((resolve) =>

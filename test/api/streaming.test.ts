@@ -57,6 +57,9 @@ beforeAll(async () => {
     // TONGATE_TEST_LOG=debug shows the server's log (stream opens and closes, feed state).
     server: {
       streaming: { pollMs: 100, replayBlocks: 1000 },
+      // This server never sweeps expired pending rows: the retraction test's own server does, and a sweep here
+      // could take its expired row first and retract it to this server's clients instead.
+      pending: { sweepIntervalMs: 24 * 3600_000 },
       logger: pino({ level: process.env.TONGATE_TEST_LOG ?? 'silent' }),
     },
   });

@@ -13,6 +13,7 @@ import {
   popcount,
 } from './cell-table.ts';
 import { crc32c } from './crc32c.ts';
+import { nativeHasher, nativeReadFaults } from './native-hash.ts';
 
 export interface ReadBocOptions {
   /** Skip the CRC32-C check (the caller checked the file's SHA-256 already). Default false. */
@@ -43,6 +44,48 @@ export function readCellTable(input: Uint8Array, opts: ReadBocOptions = {}): Cel
   const mask = new Uint8Array(n);
   const storedMask = new Uint8Array(n);
   const storedHashesAt = new Int32Array(n).fill(-1);
+  const fast = nativeHasher?.readCells(
+    src,
+    Int32Array.of(
+      n,
+      h.sizeBytes,
+      h.dataOffset,
+      h.dataOffset + h.totalCellsSize,
+      h.hasIdx ? 1 : 0,
+      h.indexOffset,
+      h.offBytes,
+      h.hasCacheBits ? 1 : 0,
+    ),
+    Int32Array.from(h.rootIndices),
+    dataAt,
+    d2s,
+    bitLen,
+    refStart,
+    refIdx,
+    kind,
+    mask,
+    storedMask,
+    storedHashesAt,
+  );
+  // The addon reads the same cells with the same checks; when it finds the BoC broken (-1), the loop below reads
+  // it again to say where and why.
+  if (fast !== undefined && fast >= 0) {
+    return new CellTable({
+      bytes: src,
+      count: n,
+      roots: h.rootIndices,
+      dataAt,
+      d2: d2s,
+      bitLen,
+      refStart,
+      refIdx: refIdx.subarray(0, fast),
+      kind,
+      mask,
+      storedMask,
+      storedHashesAt,
+    });
+  }
+  if (fast !== undefined) nativeReadFaults.count++;
   const refCount = h.hasCacheBits ? new Uint8Array(n) : null;
   if (refCount) for (const r of h.rootIndices) refCount[r] = Math.min(2, (refCount[r] as number) + 1);
   const sizeBytes = h.sizeBytes;

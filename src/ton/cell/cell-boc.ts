@@ -5,9 +5,10 @@
 // every cell of the vectors' blocks. @ton/core's own writer pads bits one at a time, keys cells by hex strings and
 // computes its CRC one bit at a time: it was a quarter of decoding a block (message bodies are stored as BoCs).
 import type { Cell } from '@ton/core';
-import { CellTable, ORDINARY } from './cell-table.ts';
+import { CellTable } from './cell-table.ts';
 import { crc32c } from './crc32c.ts';
 import { bitsDescriptor, writePaddedBits } from './padded-bits.ts';
+import { tableBoc } from './table-boc.ts';
 
 export interface BocOptions {
   idx?: boolean | null;
@@ -97,47 +98,10 @@ function order(root: Cell): { cells: Cell[]; refs: number[][] } {
   return { cells: ids.map((n) => byNumber[n] as Cell), refs };
 }
 
-const marksOf = new WeakMap<CellTable, Marks>();
-
-/**
- * The same order for a subtree of one table, on cell indices: cells with equal hashes are one (table.canonical()),
- * no per-cell keys. `lazyRootRefs` makes the root a cell outside the table (a lazy cell whose references are all
- * in the table): it gets the number `table.count`.
- */
-function tableOrder(t: CellTable, root: number, lazyRootRefs: number[] | null): { ids: number[]; refs: number[][] } {
-  const canon = t.canonical();
-  let m = marksOf.get(t);
-  if (!m) {
-    const n = t.count + 1;
-    m = { stamp: 0, seen: new Int32Array(n), placed: new Int32Array(n), position: new Int32Array(n) };
-    marksOf.set(t, m);
-  }
-  const kidsOf = (id: number): number[] => {
-    if (id === t.count) return (lazyRootRefs as number[]).map((i) => canon[i] as number);
-    const out: number[] = [];
-    for (let r = t.refStart[id] as number, e = t.refStart[id + 1] as number; r < e; r++) {
-      out.push(canon[t.refIdx[r] as number] as number);
-    }
-    return out;
-  };
-  return serializationOrder(lazyRootRefs ? t.count : (canon[root] as number), kidsOf, m);
-}
-
 const bytesFor = (n: number) => Math.max(Math.ceil(n.toString(2).length / 8), 1);
-
-/** Writes table cell `i`'s d1, d2 and data (already padded in the table's BoC) at `at`; returns where it ended. */
-function writeTableCell(t: CellTable, i: number, nRefs: number, out: Buffer, at: number): number {
-  const d2 = t.d2[i] as number;
-  out[at] = nRefs + (t.kind[i] === ORDINARY ? 0 : 8) + 32 * (t.mask[i] as number);
-  out[at + 1] = d2;
-  const from = t.dataAt[i] as number;
-  return at + 2 + t.bytes.copy(out, at + 2, from, from + (d2 >> 1) + (d2 & 1));
-}
 
 /** Writes cell `c`'s d1, d2 and padded data at `at`; returns where it ended. */
 function writeCell(c: Cell, nRefs: number, out: Buffer, at: number): number {
-  const inTable = tableCellOf(c);
-  if (inTable) return writeTableCell(inTable.table, inTable.index, nRefs, out, at);
   out[at] = nRefs + (c.isExotic ? 8 : 0) + 32 * c.mask.value;
   out[at + 1] = bitsDescriptor(c.bits.length);
   return at + 2 + writePaddedBits(c.bits, out, at + 2);
@@ -158,39 +122,6 @@ interface Layout {
 }
 
 function layoutOf(root: Cell): Layout {
-  const rootInTable = tableCellOf(root);
-  // The usual shapes, on table indices: a table cell, or a lazy cell (an inline body) whose references are all
-  // cells of one table. A lazy root cannot equal a cell below it (that would be its own descendant).
-  let table: CellTable | null = rootInTable?.table ?? null;
-  let lazyRefs: number[] | null = null;
-  if (!rootInTable && !root.isExotic && root.refs.length > 0) {
-    const inner = root.refs.map(tableCellOf);
-    const first = inner[0]?.table;
-    if (first && inner.every((r) => r?.table === first)) {
-      table = first;
-      lazyRefs = inner.map((r) => (r as { index: number }).index);
-    }
-  }
-  if (table) {
-    const t = table;
-    const { ids, refs } = tableOrder(t, rootInTable?.index ?? -1, lazyRefs);
-    return {
-      count: ids.length,
-      refs,
-      dataBytes: (p) => {
-        const id = ids[p] as number;
-        if (id === t.count) return (root.bits.length + 7) >> 3;
-        const d2 = t.d2[id] as number;
-        return (d2 >> 1) + (d2 & 1);
-      },
-      write: (p, out, at) => {
-        const id = ids[p] as number;
-        return id === t.count
-          ? writeCell(root, (refs[p] as number[]).length, out, at)
-          : writeTableCell(t, id, (refs[p] as number[]).length, out, at);
-      },
-    };
-  }
   const { cells, refs } = order(root);
   return {
     count: cells.length,
@@ -200,10 +131,27 @@ function layoutOf(root: Cell): Layout {
   };
 }
 
+/**
+ * The usual shapes, on table indices (table-boc.ts): a table cell, or a lazy cell (an inline body) whose references
+ * are all cells of one table. A lazy root cannot equal a cell below it (that would be its own descendant).
+ */
+function inOneTable(root: Cell, hasIdx: boolean, hasCrc: boolean): Buffer | null {
+  const rootInTable = tableCellOf(root);
+  if (rootInTable) return tableBoc(rootInTable.table, rootInTable.index, null, null, hasIdx, hasCrc);
+  if (root.isExotic || root.refs.length === 0) return null;
+  const inner = root.refs.map(tableCellOf);
+  const first = inner[0]?.table;
+  if (!first || !inner.every((r) => r?.table === first)) return null;
+  const lazyRefs = inner.map((r) => (r as { index: number }).index);
+  return tableBoc(first, -1, root, lazyRefs, hasIdx, hasCrc);
+}
+
 /** The BoC of `root` and its subtree, as @ton/core's `cell.toBoc(opts)` writes it. */
 export function cellToBoc(root: Cell, opts?: BocOptions): Buffer {
   const hasIdx = opts?.idx ?? false;
   const hasCrc = opts?.crc32 ?? true;
+  const fromTable = inOneTable(root, hasIdx, hasCrc);
+  if (fromTable) return fromTable;
   const l = layoutOf(root);
   const n = l.count;
   const sizeBytes = bytesFor(n);

@@ -2,51 +2,16 @@
 // level, its type, level, bits and references, walked in parallel from the roots. Exotic cells (pruned branches,
 // Merkle proofs and updates) must be among them, or the comparison would prove less than it says.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { beginCell, Cell, CellType } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { hasVectors, loadNodePackage, VECTORS_DIR } from '../../../test/helpers/vectors.ts';
+import { allBocs } from '../../../test/helpers/vector-bocs.ts';
+import { hasVectors } from '../../../test/helpers/vectors.ts';
 import { CodecError } from '../../common/errors.ts';
 import { parseBoc } from '../boc/index.ts';
 import { readCellTable } from './boc-reader.ts';
 import { cellToBoc } from './cell-boc.ts';
 import { nativeSha256Installed } from './native-sha256.ts';
 import { cellOf, rootsOf, tableOf } from './table-cell.ts';
-
-function jsonFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...jsonFiles(p));
-    else if (name.endsWith('.json')) out.push(p);
-  }
-  return out;
-}
-
-/** Every string in a vector file that is a BoC (base64 or hex), with where it was found. */
-function bocsIn(value: unknown, where: string, out: Array<{ where: string; bytes: Buffer }>): void {
-  if (typeof value === 'string') {
-    if (value.startsWith('te6') || value.startsWith('te0')) out.push({ where, bytes: Buffer.from(value, 'base64') });
-    else if (/^b5ee9c72[0-9a-f]+$/i.test(value)) out.push({ where, bytes: Buffer.from(value, 'hex') });
-  } else if (Array.isArray(value))
-    value.forEach((v, i) => {
-      bocsIn(v, `${where}[${i}]`, out);
-    });
-  else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) bocsIn(v, `${where}.${k}`, out);
-  }
-}
-
-function allBocs(): Array<{ where: string; bytes: Buffer }> {
-  const out: Array<{ where: string; bytes: Buffer }> = [];
-  for (const f of jsonFiles(VECTORS_DIR!))
-    bocsIn(JSON.parse(readFileSync(f, 'utf8')), f.slice(VECTORS_DIR!.length + 1), out);
-  for (const pack of readdirSync(join(VECTORS_DIR!, 'node-db')).filter((n) => n.endsWith('.pack'))) {
-    for (const e of loadNodePackage(pack)) out.push({ where: `node-db/${pack}:${e.name}`, bytes: e.data });
-  }
-  return out;
-}
 
 /** Walks both trees from their roots; returns the number of distinct cells compared, by type. */
 function compareTrees(ours: Cell, theirs: Cell, seen: Set<string>, types: Map<CellType, number>): void {

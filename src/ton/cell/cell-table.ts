@@ -14,6 +14,7 @@
 // update, l otherwise. A pruned branch keeps the hashes and depths of its lower levels in its data.
 import { hash as sha256Native } from 'node:crypto';
 import { CodecError } from '../../common/errors.ts';
+import { nativeHasher } from './native-hash.ts';
 
 export const ORDINARY = 0;
 export const PRUNED_BRANCH = 1;
@@ -89,7 +90,6 @@ export class CellTable {
   private readonly done: Uint8Array;
   /** Views handed out by cell(i), so a cell read twice is one object (filled by table-cell.ts). */
   readonly views: unknown[];
-  private canon: Int32Array | null = null;
 
   constructor(l: CellLayout) {
     this.bytes = l.bytes;
@@ -138,48 +138,63 @@ export class CellTable {
     return this.depthAt(i, level);
   }
 
-  /**
-   * For each cell, the first cell with the same representation hash (itself when it is the first): what a
-   * serializer that deduplicates by hash needs. Made once per table, with every cell hashed.
-   */
-  canonical(): Int32Array {
-    if (this.canon) return this.canon;
-    this.hashAll();
-    const canon = new Int32Array(this.count);
-    const byPrefix = new Map<number, number[]>();
-    for (let i = 0; i < this.count; i++) {
-      canon[i] = i;
-      const { buf, at } = this.hashAt(i, 3);
-      const prefix =
-        (buf[at] as number) |
-        ((buf[at + 1] as number) << 8) |
-        ((buf[at + 2] as number) << 16) |
-        ((buf[at + 3] as number) << 24);
-      const same = byPrefix.get(prefix);
-      if (!same) {
-        byPrefix.set(prefix, [i]);
-        continue;
-      }
-      for (const j of same) {
-        const o = this.hashAt(j, 3);
-        if (Buffer.compare(buf.subarray(at, at + 32), o.buf.subarray(o.at, o.at + 32)) === 0) {
-          canon[i] = j;
-          break;
-        }
-      }
-      if (canon[i] === i) same.push(i);
-    }
-    this.canon = canon;
-    return canon;
+  /** The first 32 bits of cell i's representation hash (a key for finding equal cells; hashes it if needed). */
+  hashPrefix(i: number): number {
+    if (this.done[i] === 0) this.hashSubtree(i);
+    const at = this.hashOffset(i, 3);
+    const buf = this.inPrunedData(i, 3) ? this.bytes : this.pool;
+    return (
+      ((buf[at] as number) << 24) |
+      ((buf[at + 1] as number) << 16) |
+      ((buf[at + 2] as number) << 8) |
+      (buf[at + 3] as number)
+    );
+  }
+
+  /** Whether cells i and j have the same representation hash (both hashed already: hashPrefix first). */
+  sameHash(i: number, j: number): boolean {
+    const a = this.hashAt(i, 3);
+    const b = this.hashAt(j, 3);
+    for (let k = 0; k < 32; k++) if (a.buf[a.at + k] !== b.buf[b.at + k]) return false;
+    return true;
   }
 
   /** Hashes every cell (what a root-hash check needs): one pass from the last cell up, children first. */
   hashAll(): void {
+    if (nativeHasher) {
+      this.hashNatively(-1);
+      return;
+    }
     for (let i = this.count - 1; i >= 0; i--) if (this.done[i] === 0) this.compute(i);
+  }
+
+  /** hashAll (root -1) or hashSubtree in one call to native/tonhash: the same hashes, depths and checks. */
+  private hashNatively(root: number): void {
+    const bad = (nativeHasher as NonNullable<typeof nativeHasher>).hashCells(
+      this.bytes,
+      this.dataAt,
+      this.d2,
+      this.bitLen,
+      this.refStart,
+      this.refIdx,
+      this.kind,
+      this.mask,
+      this.slot,
+      this.pool,
+      this.depthPool,
+      this.done,
+      root,
+    );
+    // The addon stops at a Merkle cell whose links disagree; the TypeScript check words the error.
+    if (bad >= 0) this.checkMerkleLinks(bad, this.refStart[bad] as number, this.refStart[bad + 1] as number);
   }
 
   /** Hashes cell i and every cell below it that is not hashed yet, children first, without recursion. */
   private hashSubtree(root: number): void {
+    if (nativeHasher) {
+      this.hashNatively(root);
+      return;
+    }
     const stack = [root];
     while (stack.length > 0) {
       const i = stack[stack.length - 1] as number;

@@ -14,6 +14,7 @@ export { cellFromBase64, cellsFromBoc } from './cells-from-boc.ts';
 export { fastPaddedBitsInstalled, installFastPaddedBits, uninstallFastPaddedBits } from './core-padded-bits.ts';
 export { crc32c } from './crc32c.ts';
 export { lazyCell } from './lazy-cell.ts';
+export { cellHasherName } from './native-hash.ts';
 export { installNativeSha256, nativeSha256Installed, sha256Sync, uninstallNativeSha256 } from './native-sha256.ts';
 export { bitsDescriptor, paddedBits, writePaddedBits } from './padded-bits.ts';
 export { cellOf, rootsOf, tableOf } from './table-cell.ts';

@@ -41,8 +41,10 @@ export {
 } from './message.ts';
 export {
   extraCurrencyMap,
+  type MessageTexts,
   type MessageView,
   type MessageViewOptions,
+  messageTexts,
   messageView,
   normalizedMessageHash,
 } from './message-view.ts';

@@ -52,12 +52,25 @@ export interface MessageView {
   /** The StateInit as its own cell (v3 `init_state.body`), null without init. */
   initState: Cell | null;
   initStateHash: Buffer | null;
+}
+
+/** What a message's body says as text (messageTexts): the indexer's rows need none of it, the CLI and v2 do. */
+export interface MessageTexts {
   /** op 0 text comment as UTF-8, null otherwise. */
   comment: string | null;
   /** op 0x2167da4b encrypted comment ciphertext, null otherwise. */
   encryptedComment: Buffer | null;
   /** tonlib's msg_data (v2). */
   msgData: MsgDataV2;
+}
+
+/** The body's comment, encrypted comment and tonlib msg_data. */
+export function messageTexts(v: Pick<MessageView, 'body' | 'initState'>): MessageTexts {
+  return {
+    comment: textComment(v.body),
+    encryptedComment: encryptedComment(v.body),
+    msgData: msgDataV2(v.body, v.initState),
+  };
 }
 
 /**
@@ -89,9 +102,6 @@ export function extraCurrencyMap(other: Dictionary<number, bigint> | null | unde
 
 export function messageView(m: Message, opts: MessageViewOptions = {}): MessageView {
   const info = m.info;
-  let comment: string | null | undefined;
-  let encrypted: Buffer | null | undefined;
-  let msgData: MsgDataV2 | undefined;
   const initState = m.initCell ?? (m.init ? beginCell().store(storeStateInit(m.init)).endCell() : null);
   const legacyIhr = (opts.globalVersion ?? 12) < 12;
   const view: MessageView = {
@@ -118,20 +128,6 @@ export function messageView(m: Message, opts: MessageViewOptions = {}): MessageV
     bodyHash: m.body.hash(),
     initState,
     initStateHash: initState ? initState.hash() : null,
-    // Read on first use: the indexer's rows need none of the three, the APIs' renderers do (7% of a block's
-    // decode when made for every message).
-    get comment() {
-      if (comment === undefined) comment = textComment(m.body);
-      return comment;
-    },
-    get encryptedComment() {
-      if (encrypted === undefined) encrypted = encryptedComment(m.body);
-      return encrypted;
-    },
-    get msgData() {
-      msgData ??= msgDataV2(m.body, initState);
-      return msgData;
-    },
   };
   switch (info.kind) {
     case 'int_msg_info':

@@ -57,6 +57,7 @@ import {
   storeCurrencyCollection,
 } from '@ton/core';
 import { CodecError } from '../../common/errors.ts';
+import { loadHashmapRefs } from '../dict/hashmap-refs.ts';
 import { type AccountStatus, loadAccountStatus, storeAccountStatus } from './account-status.ts';
 import { type HashUpdate, loadHashUpdate, storeHashUpdate } from './hash-update.ts';
 import { type Message, messageFromCell, storeMessageExact } from './message.ts';
@@ -93,12 +94,10 @@ const MSG_REF = Dictionary.Values.Cell();
 
 function loadMessages(s: Slice): { inMsg: Message | null; outMsgs: Message[] } {
   const inMsg = s.loadBit() ? messageFromCell(loadRefCell(s, T, 'in_msg')) : null;
-  const dict = Dictionary.loadDirect(OUT_KEYS, MSG_REF, s.loadMaybeRef());
-  const keys = dict.keys().sort((a, b) => a - b);
-  const outMsgs = keys.map((k, i) => {
+  const entries = loadHashmapRefs(s.loadMaybeRef(), 15, `${T}: out_msgs`);
+  const outMsgs = entries.map(({ key: k, value: c }, i) => {
     if (k !== i)
-      throw new CodecError(`${T}: expected out_msgs keys 0..${keys.length - 1}, got key ${k} at position ${i}`);
-    const c = dict.get(k)!;
+      throw new CodecError(`${T}: expected out_msgs keys 0..${entries.length - 1}, got key ${k} at position ${i}`);
     if (c.isExotic) throw new CodecError(`${T}: out_msgs[${k}] is an exotic cell (type ${c.type}, pruned?)`);
     return messageFromCell(c);
   });
