@@ -3,9 +3,10 @@
 // contracts.md §0: MsgAddress accepts addr_none (null) wherever the schema says MsgAddress; Either Cell ^Cell
 // is one bit, then the rest of the slice (0) or the next ref (1).
 import { Address, beginCell, type Cell, type Slice } from '@ton/core';
+import { ControlFlowError } from '../../common/errors.ts';
 
-/** Thrown by loaders on a layout they refuse; never escapes `readBody` / `readCell`. */
-class BodyLayoutError extends Error {}
+/** Thrown by loaders on a layout they refuse; never escapes `readBody` / `readCell` (no stack trace: see its base). */
+class BodyLayoutError extends ControlFlowError {}
 
 export function refuse(what: string): never {
   throw new BodyLayoutError(what);

@@ -3,6 +3,7 @@
 // Cells (the renderer turns them into JSON). Each reader throws when the slice does not hold its value, so a body
 // that does not parse as one constructor can be tried as the next with the same tag, as ton-marker tries them.
 import { type Address, beginCell, type Cell, Dictionary, type DictionaryValue, type Slice } from '@ton/core';
+import { ControlFlowError } from '../../common/errors.ts';
 
 /** A TL-B record: its constructor name ("@type"; null for an anonymous `_` constructor) and its fields. */
 export class MarkerRecord {
@@ -20,7 +21,8 @@ export type Read<T = unknown> = (s: Slice) => T;
  */
 export type Fields = readonly (readonly [string, Read])[];
 
-class MarkerReadError extends Error {}
+/** A layout that does not fit (the next constructor is tried): no stack trace, see its base. */
+class MarkerReadError extends ControlFlowError {}
 
 export function fail(why: string): never {
   throw new MarkerReadError(why);
