@@ -16,18 +16,7 @@ export function schemaPath(): string {
   return sharedPath('ton-schema', 'lite_api.tl');
 }
 
-/** xorshift32: deterministic, so a failing sample is reproducible. */
-export function rng(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s;
-  };
-}
+export { rng } from '../../../test/helpers/rng.ts';
 
 export interface SampleOptions {
   /** Flagged ints never 0: ton-lite-client's encoders drop falsy flagged values (its known bug). */

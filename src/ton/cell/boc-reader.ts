@@ -69,8 +69,8 @@ export function readCellTable(input: Uint8Array, opts: ReadBocOptions = {}): Cel
   );
   // The addon reads the same cells with the same checks; when it finds the BoC broken (-1), the loop below reads
   // it again to say where and why.
-  if (fast !== undefined && fast >= 0) {
-    return new CellTable({
+  const table = (refs: number) =>
+    new CellTable({
       bytes: src,
       count: n,
       roots: h.rootIndices,
@@ -78,13 +78,13 @@ export function readCellTable(input: Uint8Array, opts: ReadBocOptions = {}): Cel
       d2: d2s,
       bitLen,
       refStart,
-      refIdx: refIdx.subarray(0, fast),
+      refIdx: refIdx.subarray(0, refs),
       kind,
       mask,
       storedMask,
       storedHashesAt,
     });
-  }
+  if (fast !== undefined && fast >= 0) return table(fast);
   if (fast !== undefined) nativeReadFaults.count++;
   const refCount = h.hasCacheBits ? new Uint8Array(n) : null;
   if (refCount) for (const r of h.rootIndices) refCount[r] = Math.min(2, (refCount[r] as number) + 1);
@@ -163,20 +163,7 @@ export function readCellTable(input: Uint8Array, opts: ReadBocOptions = {}): Cel
     } else if (k === ORDINARY) for (let r = from; r < to; r++) m |= mask[refIdx[r] as number] as number;
     mask[i] = m;
   }
-  return new CellTable({
-    bytes: src,
-    count: n,
-    roots: h.rootIndices,
-    dataAt,
-    d2: d2s,
-    bitLen,
-    refStart,
-    refIdx: refIdx.subarray(0, nRefs),
-    kind,
-    mask,
-    storedMask,
-    storedHashesAt,
-  });
+  return table(nRefs);
 }
 
 /** An exotic cell's type from its first byte, with its size and references checked for that type. */

@@ -5,6 +5,7 @@
 // every cell of the vectors' blocks. @ton/core's own writer pads bits one at a time, keys cells by hex strings and
 // computes its CRC one bit at a time: it was a quarter of decoding a block (message bodies are stored as BoCs).
 import type { Cell } from '@ton/core';
+import { bytesFor, startBoc } from './boc-head.ts';
 import { CellTable } from './cell-table.ts';
 import { crc32c } from './crc32c.ts';
 import { bitsDescriptor, writePaddedBits } from './padded-bits.ts';
@@ -98,8 +99,6 @@ function order(root: Cell): { cells: Cell[]; refs: number[][] } {
   return { cells: ids.map((n) => byNumber[n] as Cell), refs };
 }
 
-const bytesFor = (n: number) => Math.max(Math.ceil(n.toString(2).length / 8), 1);
-
 /** Writes cell `c`'s d1, d2 and padded data at `at`; returns where it ended. */
 function writeCell(c: Cell, nRefs: number, out: Buffer, at: number): number {
   out[at] = nRefs + (c.isExotic ? 8 : 0) + 32 * c.mask.value;
@@ -161,18 +160,9 @@ export function cellToBoc(root: Cell, opts?: BocOptions): Buffer {
     total += 2 + l.dataBytes(p) + (l.refs[p] as number[]).length * sizeBytes;
     ends.push(total);
   }
-  const offBytes = bytesFor(total);
-  const size =
-    4 + 1 + 1 + 3 * sizeBytes + offBytes + sizeBytes + (hasIdx ? n * offBytes : 0) + total + (hasCrc ? 4 : 0);
-  const out = Buffer.alloc(size);
-  let at = out.writeUInt32BE(0xb5ee9c72, 0);
-  out[at++] = (hasIdx ? 0x80 : 0) | (hasCrc ? 0x40 : 0) | sizeBytes;
-  out[at++] = offBytes;
-  at = out.writeUIntBE(n, at, sizeBytes);
-  at = out.writeUIntBE(1, at, sizeBytes);
-  at = out.writeUIntBE(0, at, sizeBytes);
-  at = out.writeUIntBE(total, at, offBytes);
-  at = out.writeUIntBE(0, at, sizeBytes);
+  const head = startBoc(n, total, sizeBytes, hasIdx, hasCrc);
+  const { out, offBytes } = head;
+  let at = head.at;
   if (hasIdx) for (const e of ends) at = out.writeUIntBE(e, at, offBytes);
   for (let p = 0; p < n; p++) {
     at = l.write(p, out, at);

@@ -3,6 +3,7 @@
 // the same errors. (cell-table.test.ts compares whichever path is on with @ton/core.)
 import { beginCell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
+import { rng } from '../../../test/helpers/rng.ts';
 import { allBocs } from '../../../test/helpers/vector-bocs.ts';
 import { hasVectors } from '../../../test/helpers/vectors.ts';
 import { readCellTable } from './boc-reader.ts';
@@ -62,19 +63,6 @@ function outcome(bytes: Buffer, native: boolean, hashing: 'all' | 'roots'): Outc
   } finally {
     useNativeHasher(was);
   }
-}
-
-/** A deterministic generator (xorshift32), so a failure names a reproducible case. */
-function rng(seed: number): () => number {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x;
-  };
 }
 
 describe.skipIf(!tonHash.ok)('native cell reader and hasher vs TypeScript', () => {

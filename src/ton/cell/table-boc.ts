@@ -7,6 +7,7 @@
 // (found by the hash's first 32 bits, then compared whole). The root may be a lazy cell outside the table (an
 // inline body) whose references are all cells of the table: it gets the number `t.count`.
 import type { Cell } from '@ton/core';
+import { bytesFor, startBoc } from './boc-head.ts';
 import { type CellTable, ORDINARY } from './cell-table.ts';
 import { crc32c } from './crc32c.ts';
 import { bitsDescriptor, writePaddedBits } from './padded-bits.ts';
@@ -54,8 +55,6 @@ function grown(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer
   b.set(a);
   return b;
 }
-
-const bytesFor = (n: number) => Math.max(Math.ceil(n.toString(2).length / 8), 1);
 
 /**
  * toBoc of table cell `root`, or (root -1) of `lazyRoot`, whose references are the table's cells `lazyRefs`.
@@ -162,18 +161,9 @@ export function tableBoc(
     const id = sorted[n - 1 - p] as number;
     total += 2 + dataBytes(id) + (refsTo(id) - refsFrom(id)) * sizeBytes;
   }
-  const offBytes = bytesFor(total);
-  const size =
-    4 + 1 + 1 + 3 * sizeBytes + offBytes + sizeBytes + (hasIdx ? n * offBytes : 0) + total + (hasCrc ? 4 : 0);
-  const out = Buffer.allocUnsafe(size);
-  let at = out.writeUInt32BE(0xb5ee9c72, 0);
-  out[at++] = (hasIdx ? 0x80 : 0) | (hasCrc ? 0x40 : 0) | sizeBytes;
-  out[at++] = offBytes;
-  at = out.writeUIntBE(n, at, sizeBytes);
-  at = out.writeUIntBE(1, at, sizeBytes);
-  at = out.writeUIntBE(0, at, sizeBytes);
-  at = out.writeUIntBE(total, at, offBytes);
-  at = out.writeUIntBE(0, at, sizeBytes);
+  const boc = startBoc(n, total, sizeBytes, hasIdx, hasCrc);
+  const { out, offBytes } = boc;
+  let at = boc.at;
   if (hasIdx) {
     let end = 0;
     for (let p = 0; p < n; p++) {
