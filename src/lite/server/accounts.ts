@@ -2,6 +2,7 @@
 // dictionary, and for basechain accounts asked at a masterchain block the shard proof through its
 // McStateExtra.shard_hashes (LiteQuery::perform_getAccountState / finish_getAccountState / finish_runSmcMethod).
 import { type Cell, CellType, loadAccount, parseTuple } from '@ton/core';
+import { Lru } from '../../common/lru.ts';
 import {
   accountPrefix,
   type BlockIdExt,
@@ -77,11 +78,17 @@ export async function lookupAccount(
   const mcRec = await loadBlock(ctx, base);
   const mcState = await loadState(ctx, base);
   if (workchain === -1) return finishLookup(ctx, base, base, Buffer.alloc(0), address, base);
+  // The shard proof is the path to the account's shard in the masterchain state: the same for every account of
+  // that shard at that block, so each (block, shard) is proved once and kept.
+  const known = shardProofsOf(base.rootHash, workchain);
+  const cached = known.find((k) => shardContains(k.top.shard, prefix));
+  if (cached) return finishLookup(ctx, base, cached.top, cached.shardProof, address, base);
   const proof3 = stateRootProof(mcRec.root, base, mcState.hash(0));
   const usage = trackCellUsage(mcState);
   const leaf = shardLeafOf(usage.root, base, workchain, prefix | 1n, false);
   const proof4 = buildMerkleProof(mcState, usage.visited);
   const shardProof = boc(proof3, proof4);
+  if (leaf) known.push({ top: leaf.top, shardProof });
   if (!leaf) {
     return {
       base,
@@ -95,6 +102,19 @@ export async function lookupAccount(
     };
   }
   return finishLookup(ctx, base, leaf.top, shardProof, address, base);
+}
+
+/** Shard proofs made for recent masterchain blocks: by block root hash and workchain, one per shard asked about. */
+const shardProofs = new Lru<string, { top: BlockIdExt; shardProof: Buffer }[]>(256);
+
+function shardProofsOf(rootHash: Buffer, workchain: number): { top: BlockIdExt; shardProof: Buffer }[] {
+  const key = `${rootHash.toString('hex')}:${workchain}`;
+  let list = shardProofs.get(key);
+  if (!list) {
+    list = [];
+    shardProofs.set(key, list);
+  }
+  return list;
 }
 
 async function finishLookup(
@@ -111,7 +131,8 @@ async function finishLookup(
   const usage = trackCellUsage(state);
   const found = accountLeaf(usage.root, blk, address);
   const proof2 = buildMerkleProof(state, usage.visited);
-  const plain = found ? accountLeaf(state, blk, address) : null;
+  // The Account cell itself, untracked (the walk above did not open it: the proof keeps it pruned).
+  const plain = found && { ...found, account: found.account && (usage.originalOf(found.account) ?? found.account) };
   return {
     base,
     shardBlk: blk,

@@ -12,11 +12,14 @@ export interface CellUsage {
   readonly root: Cell;
   /** The original cells whose contents were read through the view. */
   readonly visited: ReadonlySet<Cell>;
+  /** The original cell behind a cell of the view (undefined for any other cell). */
+  originalOf(view: Cell): Cell | undefined;
 }
 
 export function trackCellUsage(root: Cell): CellUsage {
   const visited = new Set<Cell>();
   const views = new Map<Cell, Cell>();
+  const origins = new WeakMap<Cell, Cell>();
 
   const view = (orig: Cell): Cell => {
     const existing = views.get(orig);
@@ -57,8 +60,9 @@ export function trackCellUsage(root: Cell): CellUsage {
     });
     Object.freeze(t);
     views.set(orig, t);
+    origins.set(t, orig);
     return t;
   };
 
-  return { root: view(root), visited };
+  return { root: view(root), visited, originalOf: (v) => origins.get(v) };
 }
