@@ -16,53 +16,80 @@ export interface CellUsage {
   originalOf(view: Cell): Cell | undefined;
 }
 
+/** The cells of one tracked view, and what was read through it. */
+class Tracker {
+  readonly visited = new Set<Cell>();
+  private readonly views = new Map<Cell, Cell>();
+
+  view(orig: Cell): Cell {
+    let v = this.views.get(orig);
+    if (v === undefined) {
+      v = new TrackedCell(orig, this) as unknown as Cell;
+      this.views.set(orig, v);
+    }
+    return v;
+  }
+}
+
+/**
+ * A Cell without running its constructor (which would rehash): the prototype chain runs through Cell.prototype
+ * (instanceof, isExotic, toString, asSlice, asBuilder, toBoc); the fields and accessors below mirror what the
+ * constructor sets. One small object per cell reached, its methods on the prototype (a view with its own closures
+ * per cell was a tenth of a liteserver's getAccountState).
+ */
+class TrackedCell {
+  readonly type: Cell['type'];
+  readonly mask: Cell['mask'];
+  private trackedRefs: Cell[] | undefined;
+
+  constructor(
+    readonly original: Cell,
+    private readonly tracker: Tracker,
+  ) {
+    this.type = original.type;
+    this.mask = original.mask;
+  }
+
+  get bits(): Cell['bits'] {
+    this.tracker.visited.add(this.original);
+    return this.original.bits;
+  }
+
+  get refs(): Cell[] {
+    this.tracker.visited.add(this.original);
+    this.trackedRefs ??= Object.freeze(this.original.refs.map((r) => this.tracker.view(r))) as Cell[];
+    return this.trackedRefs;
+  }
+
+  beginParse(allowExotic = false): Slice {
+    if (this.original.isExotic && !allowExotic) throw new Error('Exotic cells cannot be parsed');
+    const refs = this.refs;
+    return new Slice(new BitReader(this.original.bits), refs);
+  }
+
+  hash(level = 3): Buffer {
+    return this.original.hash(level);
+  }
+
+  depth(level = 3): number {
+    return this.original.depth(level);
+  }
+
+  level(): number {
+    return this.original.level();
+  }
+
+  equals(other: Cell): boolean {
+    return this.original.hash().equals(other.hash());
+  }
+}
+Object.setPrototypeOf(TrackedCell.prototype, Cell.prototype);
+
 export function trackCellUsage(root: Cell): CellUsage {
-  const visited = new Set<Cell>();
-  const views = new Map<Cell, Cell>();
-  const origins = new WeakMap<Cell, Cell>();
-
-  const view = (orig: Cell): Cell => {
-    const existing = views.get(orig);
-    if (existing) return existing;
-    let refs: readonly Cell[] | undefined;
-    const touch = () => {
-      visited.add(orig);
-    };
-    const trackedRefs = (): Cell[] => {
-      touch();
-      refs ??= Object.freeze(orig.refs.map(view));
-      return refs as Cell[];
-    };
-    // A Cell without running its constructor (which would rehash): the prototype gives instanceof, isExotic,
-    // toString, asSlice, asBuilder and toBoc; the own properties below mirror what the constructor sets.
-    const t = Object.create(Cell.prototype) as Cell;
-    Object.defineProperties(t, {
-      type: { value: orig.type, enumerable: true },
-      mask: { value: orig.mask, enumerable: true },
-      bits: {
-        enumerable: true,
-        get() {
-          touch();
-          return orig.bits;
-        },
-      },
-      refs: { enumerable: true, get: trackedRefs },
-      beginParse: {
-        value: (allowExotic = false): Slice => {
-          if (orig.isExotic && !allowExotic) throw new Error('Exotic cells cannot be parsed');
-          return new Slice(new BitReader(orig.bits), trackedRefs());
-        },
-      },
-      hash: { value: (level = 3) => orig.hash(level) },
-      depth: { value: (level = 3) => orig.depth(level) },
-      level: { value: () => orig.level() },
-      equals: { value: (other: Cell) => orig.hash().equals(other.hash()) },
-    });
-    Object.freeze(t);
-    views.set(orig, t);
-    origins.set(t, orig);
-    return t;
+  const tracker = new Tracker();
+  return {
+    root: tracker.view(root),
+    visited: tracker.visited,
+    originalOf: (v) => (v instanceof TrackedCell && v.original !== undefined ? v.original : undefined),
   };
-
-  return { root: view(root), visited, originalOf: (v) => origins.get(v) };
 }
