@@ -10,7 +10,7 @@
 import { type Account, type Address, beginCell, type Cell, CellType, Dictionary, type StateInit } from '@ton/core';
 import { Functions, type tonNode_blockIdExt } from 'ton-lite-client/dist/schema.js';
 import { CodecError, ProofError } from '../../common/index.ts';
-import type { LiteMethods } from '../../lite/index.ts';
+import type { LiteMethods, PinnedLiteClient } from '../../lite/index.ts';
 import {
   extraCurrencyMap,
   isPruned,
@@ -25,6 +25,7 @@ import {
   verifyProofBoc,
   verifyStateProof,
 } from '../../ton/index.ts';
+import { LATEST_TTL_MS } from './cache.ts';
 import type { V2Context } from './context.ts';
 
 /** The masterchain shard as a signed 64-bit decimal. */
@@ -57,6 +58,15 @@ export interface AccountAt {
   frozenHash: Buffer | null;
   /** toncenter's rule: no code and no frozen hash is uninitialized, no code with a frozen hash is frozen. */
   status: AccountStatusV2;
+}
+
+/**
+ * The head as this server last gave it, asked again after LATEST_TTL_MS: an account read at the head then costs one
+ * liteserver round trip, not two (as tonlib behind toncenter reads accounts at the last block it synced instead of
+ * asking for the head each time). Per server, so the state is asked of a server that knows the block.
+ */
+export function serverHead(ctx: V2Context, lite: PinnedLiteClient): Promise<tonNode_blockIdExt> {
+  return ctx.cache.get(`head:${lite.server}`, LATEST_TTL_MS, () => masterchainBlock(lite));
 }
 
 /** The head masterchain block, or the one with `seqno` (tonlib: blocks.lookupBlock, then withBlock). */

@@ -15,7 +15,14 @@ import {
   parseAddress,
 } from '../../../ton/index.ts';
 import { cachedAnswer, LATEST_TTL_MS } from '../cache.ts';
-import { type AccountAt, latestConfig, masterchainBlock, readAccount, shardAccountCell } from '../chain-reads.ts';
+import {
+  type AccountAt,
+  latestConfig,
+  masterchainBlock,
+  readAccount,
+  serverHead,
+  shardAccountCell,
+} from '../chain-reads.ts';
 import type { V2Context } from '../context.ts';
 import { runGetMethodOn } from '../emulate/get-method.ts';
 import type { V2Params } from '../params.ts';
@@ -67,7 +74,9 @@ export function accountAt(
 ): Promise<AccountAt> {
   const key = `account:${address.toRawString()}:${seqno ?? 'head'}`;
   return cachedAnswer(ctx.cache, p, key, seqno === undefined ? LATEST_TTL_MS : Number.POSITIVE_INFINITY, () =>
-    ctx.lite.withServer(async (lite) => readAccount(lite, address, await masterchainBlock(lite, seqno))),
+    ctx.lite.withServer(async (lite) =>
+      readAccount(lite, address, await (seqno === undefined ? serverHead(ctx, lite) : masterchainBlock(lite, seqno))),
+    ),
   );
 }
 
