@@ -6,6 +6,7 @@
 // computes its CRC one bit at a time: it was a quarter of decoding a block (message bodies are stored as BoCs).
 import type { Cell } from '@ton/core';
 import { bytesFor, startBoc } from './boc-head.ts';
+import { serializationOrder } from './boc-order.ts';
 import { CellTable } from './cell-table.ts';
 import { crc32c } from './crc32c.ts';
 import { bitsDescriptor, writePaddedBits } from './padded-bits.ts';
@@ -14,66 +15,6 @@ import { tableBoc } from './table-boc.ts';
 export interface BocOptions {
   idx?: boolean | null;
   crc32?: boolean | null;
-}
-
-/** Marks of one ordering, stamped per call so that marks kept per table serve every call on it. */
-interface Marks {
-  stamp: number;
-  seen: Int32Array | number[];
-  placed: Int32Array | number[];
-  position: Int32Array | number[];
-}
-
-/**
- * @ton/core's serialization order of the graph below `rootId`, nodes numbered, equal cells one node: nodes in the
- * order a breadth-first walk first meets them, then from each in that order not yet placed a depth-first post-order
- * that visits references last to first; the whole reversed. References come back as positions in that order.
- * Cells are built bottom-up (a cell's hash covers its children), so the graph has no cycles to guard against.
- */
-function serializationOrder(
-  rootId: number,
-  kidsOf: (id: number) => number[],
-  m: Marks,
-): { ids: number[]; refs: number[][] } {
-  const stamp = ++m.stamp;
-  const { seen, placed, position } = m;
-  const children = new Map<number, number[]>();
-  const seenOrder: number[] = [];
-  let pending = [rootId];
-  while (pending.length > 0) {
-    const next: number[] = [];
-    for (const id of pending) {
-      if (seen[id] === stamp) continue;
-      seen[id] = stamp;
-      seenOrder.push(id);
-      const kids = kidsOf(id);
-      children.set(id, kids);
-      for (const k of kids) next.push(k);
-    }
-    pending = next;
-  }
-  const kids = (id: number) => children.get(id) as number[];
-  const sorted: number[] = [];
-  for (const start of seenOrder) {
-    if (placed[start] === stamp) continue;
-    const stack: Array<{ id: number; next: number }> = [{ id: start, next: kids(start).length - 1 }];
-    while (stack.length > 0) {
-      const top = stack[stack.length - 1] as { id: number; next: number };
-      if (top.next >= 0) {
-        const child = kids(top.id)[top.next] as number;
-        top.next--;
-        if (placed[child] !== stamp) stack.push({ id: child, next: kids(child).length - 1 });
-        continue;
-      }
-      stack.pop();
-      if (placed[top.id] === stamp) continue;
-      placed[top.id] = stamp;
-      sorted.push(top.id);
-    }
-  }
-  const ids = sorted.reverse();
-  for (const [p, id] of ids.entries()) position[id] = p;
-  return { ids, refs: ids.map((id) => kids(id).map((k) => position[k] as number)) };
 }
 
 /** Any cells: numbered as first met, equal hashes one number. */
@@ -90,13 +31,30 @@ function order(root: Cell): { cells: Cell[]; refs: number[][] } {
     }
     return n;
   };
-  const { ids, refs } = serializationOrder(numberOf(root), (n) => (byNumber[n] as Cell).refs.map(numberOf), {
-    stamp: 0,
-    seen: [],
-    placed: [],
-    position: [],
-  });
-  return { cells: ids.map((n) => byNumber[n] as Cell), refs };
+  const kids: number[][] = [];
+  const kidsOf = (n: number): number[] => {
+    let k = kids[n];
+    if (k === undefined) {
+      k = (byNumber[n] as Cell).refs.map(numberOf);
+      kids[n] = k;
+    }
+    return k;
+  };
+  const m = { stamp: 0, seen: [], placed: [], position: [] as number[] };
+  const graph = {
+    refsFrom: () => 0,
+    refsTo: (n: number) => kidsOf(n).length,
+    kid: (n: number, r: number) => kidsOf(n)[r] as number,
+  };
+  const { sorted, n } = serializationOrder(numberOf(root), graph, m);
+  const cells: Cell[] = [];
+  const refs: number[][] = [];
+  for (let p = 0; p < n; p++) {
+    const id = sorted[n - 1 - p] as number;
+    cells.push(byNumber[id] as Cell);
+    refs.push(kidsOf(id).map((k) => m.position[k] as number));
+  }
+  return { cells, refs };
 }
 
 /** Writes cell `c`'s d1, d2 and padded data at `at`; returns where it ended. */

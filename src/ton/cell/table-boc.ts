@@ -1,26 +1,24 @@
 // The BoC of a subtree of one cell table (a message body or an init state in a block), in @ton/core's cell order
-// (cell-boc.ts describes it), on cell indices in flat integer arrays: no object, closure or map entry per cell.
-// The generic ordering in cell-boc.ts cost ~0.65 us a cell; blocks store ~37 cells per content BoC on average
-// (26,000 a round of bench/codec), so this path is the one the indexer takes.
+// (boc-order.ts), on cell indices: no cell object, hash key or map entry per cell. Numbering any cells by their hash
+// strings (cell-boc.ts) cost ~0.65 us a cell; blocks store ~37 cells per content BoC on average (26,000 a round of
+// bench/codec), so this path is the one the indexer takes.
 //
 // Equal cells are one: a cell's number is the first cell of the subtree met with the same representation hash
 // (found by the hash's first 32 bits, then compared whole). The root may be a lazy cell outside the table (an
 // inline body) whose references are all cells of the table: it gets the number `t.count`.
 import type { Cell } from '@ton/core';
 import { bytesFor, startBoc } from './boc-head.ts';
+import { type OrderMarks, serializationOrder } from './boc-order.ts';
 import { type CellTable, ORDINARY } from './cell-table.ts';
 import { crc32c } from './crc32c.ts';
 import { bitsDescriptor, writePaddedBits } from './padded-bits.ts';
 
 /** Per-table marks, stamped per call so one allocation per table serves every call on it. */
-interface Marks {
-  stamp: number;
-  /** canonStamp[c] === stamp: canon[c] is cell c's number in this call. */
+interface Marks extends OrderMarks {
+  /** Calls that numbered cells: canonStamp[c] === numbering, canon[c] is cell c's number in this call. */
+  numbering: number;
   canonStamp: Int32Array;
   canon: Int32Array;
-  seen: Int32Array;
-  placed: Int32Array;
-  position: Int32Array;
 }
 
 const marksOf = new WeakMap<CellTable, Marks>();
@@ -31,6 +29,7 @@ function marks(t: CellTable): Marks {
     const n = t.count + 1;
     m = {
       stamp: 0,
+      numbering: 0,
       canonStamp: new Int32Array(n),
       canon: new Int32Array(n),
       seen: new Int32Array(n),
@@ -40,20 +39,6 @@ function marks(t: CellTable): Marks {
     marksOf.set(t, m);
   }
   return m;
-}
-
-/** Scratch arrays shared by calls (they do not nest), grown as needed. */
-let queue = new Int32Array(1024);
-let firstMet = new Int32Array(1024);
-let sorted = new Int32Array(1024);
-let stackId = new Int32Array(1024);
-let stackNext = new Int32Array(1024);
-
-function grown(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer> {
-  if (need <= a.length) return a;
-  const b = new Int32Array(Math.max(need, a.length * 2));
-  b.set(a);
-  return b;
 }
 
 /**
@@ -69,8 +54,8 @@ export function tableBoc(
   hasCrc: boolean,
 ): Buffer {
   const m = marks(t);
-  const stamp = ++m.stamp;
-  const { canonStamp, canon, seen, placed, position } = m;
+  const stamp = ++m.numbering;
+  const { canonStamp, canon } = m;
   const { refStart, refIdx } = t;
   const lazy = t.count;
   const byPrefix = new Map<number, number>();
@@ -102,53 +87,8 @@ export function tableBoc(
   const kid = (id: number, r: number) =>
     numberOf(id === lazy ? ((lazyRefs as readonly number[])[r] as number) : (refIdx[r] as number));
 
-  // Breadth-first: the order nodes are first met.
-  const start = root < 0 ? lazy : numberOf(root);
-  let met = 0;
-  let head = 0;
-  let tail = 0;
-  queue[tail++] = start;
-  while (head < tail) {
-    const id = queue[head++] as number;
-    if (seen[id] === stamp) continue;
-    seen[id] = stamp;
-    firstMet = grown(firstMet, met + 1);
-    firstMet[met++] = id;
-    const to = refsTo(id);
-    queue = grown(queue, tail + 4);
-    for (let r = refsFrom(id); r < to; r++) queue[tail++] = kid(id, r);
-  }
-  // From each node in that order not yet placed, a depth-first post-order visiting references last to first.
-  sorted = grown(sorted, met);
-  stackId = grown(stackId, met + 1);
-  stackNext = grown(stackNext, met + 1);
-  let n = 0;
-  for (let f = 0; f < met; f++) {
-    const first = firstMet[f] as number;
-    if (placed[first] === stamp) continue;
-    let sp = 0;
-    stackId[sp] = first;
-    stackNext[sp++] = refsTo(first) - 1;
-    while (sp > 0) {
-      const id = stackId[sp - 1] as number;
-      const next = stackNext[sp - 1] as number;
-      if (next >= refsFrom(id)) {
-        stackNext[sp - 1] = next - 1;
-        const child = kid(id, next);
-        if (placed[child] !== stamp) {
-          stackId[sp] = child;
-          stackNext[sp++] = refsTo(child) - 1;
-        }
-        continue;
-      }
-      sp--;
-      if (placed[id] === stamp) continue;
-      placed[id] = stamp;
-      sorted[n++] = id;
-    }
-  }
-  // Reversed: the root first, every reference pointing forward.
-  for (let p = 0; p < n; p++) position[sorted[n - 1 - p] as number] = p;
+  const { sorted, n } = serializationOrder(root < 0 ? lazy : numberOf(root), { refsFrom, refsTo, kid }, m);
+  const { position } = m;
 
   const sizeBytes = bytesFor(n);
   const dataBytes = (id: number) => {
