@@ -132,16 +132,16 @@ async function finishLookup(
   const found = accountLeaf(usage.root, blk, address);
   const proof2 = buildMerkleProof(state, usage.visited);
   // The Account cell itself, untracked (the walk above did not open it: the proof keeps it pruned).
-  const plain = found && { ...found, account: found.account && (usage.originalOf(found.account) ?? found.account) };
+  const account = found?.account ? (usage.originalOf(found.account) ?? found.account) : null;
   return {
     base,
     shardBlk: blk,
     shardProof,
     proof: boc(proof1, proof2),
-    account: plain?.account ?? null,
-    genUtime: plain?.genUtime ?? found?.genUtime ?? 0,
-    genLt: plain?.genLt ?? found?.genLt ?? 0n,
-    mcBlock: mcBlock ?? plain?.masterRef ?? null,
+    account,
+    genUtime: found?.genUtime ?? 0,
+    genLt: found?.genLt ?? 0n,
+    mcBlock: mcBlock ?? found?.masterRef ?? null,
   };
 }
 
