@@ -18,7 +18,27 @@ export interface Answer {
   ms: number;
 }
 
+/** A pooled connection the server closed while idle, before it read our request: nothing was answered. */
+function idleClose(e: unknown): boolean {
+  const code = (e as { cause?: { code?: string } })?.cause?.code;
+  return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET';
+}
+
+/**
+ * Sends one request. uvicorn (the reference) and node both close keep-alive connections after ~5 s idle, and a
+ * request written as that timer fires is refused with "other side closed" on a loaded machine; such a request is
+ * sent once more on a fresh connection. Any other failure, and a second close, are errors.
+ */
 export async function callTarget(t: Target, http: 'GET' | 'POST', method: string, params: Json): Promise<Answer> {
+  try {
+    return await sendOnce(t, http, method, params);
+  } catch (e) {
+    if (!idleClose(e)) throw e;
+    return await sendOnce(t, http, method, params);
+  }
+}
+
+async function sendOnce(t: Target, http: 'GET' | 'POST', method: string, params: Json): Promise<Answer> {
   const started = performance.now();
   let res: Response;
   if (http === 'GET') {
