@@ -511,7 +511,7 @@ async function openDatabase(dir: string): Promise<BenchDb> {
     const db = await createDatabase({ kind: 'pglite', dir: join(dir, 'pg') });
     return {
       db,
-      label: "PGlite (in the server's process: its queries run on the server's event loop)",
+      label: "PGlite (in the server's process, in a thread of its own)",
       serveFlags: ['--data', dir],
       cleanup: async () => {},
     };

@@ -46,5 +46,8 @@ export function startTsWorker(
   opts: Omit<WorkerOptions, 'eval' | 'workerData'> = {},
 ): Worker {
   if (!entry.endsWith('.ts')) return new Worker(new URL(entry), { ...opts, workerData: { ...data } });
-  return new Worker(BOOTSTRAP, { ...opts, eval: true, workerData: { ...data, tsx: tsxApiUrl(), entry } });
+  // The bootstrap is CommonJS: a process started with --input-type=module (node -e with imports) would hand that
+  // flag down to the worker, which would then read the bootstrap as a module.
+  const execArgv = opts.execArgv ?? process.execArgv.filter((a) => !a.startsWith('--input-type'));
+  return new Worker(BOOTSTRAP, { ...opts, execArgv, eval: true, workerData: { ...data, tsx: tsxApiUrl(), entry } });
 }

@@ -6,7 +6,7 @@ import { type DatabaseConfig, DbError, redactDatabaseUrl } from '../common/index
 import { EncodedCopy, encodeCopyRows } from './copy.ts';
 import { toDbError } from './db-error.ts';
 import type { Driver, DriverSession } from './driver.ts';
-import { createPgliteDriver } from './pglite.ts';
+import { createPgliteDriver } from './pglite-thread.ts';
 import { createPostgresDriver } from './postgres.ts';
 import { normalizeParam } from './values.ts';
 

@@ -11,31 +11,29 @@
 // What this module adds, without touching PostgreSQL's logic:
 // - `extension`, given to PGlite.create: through the hook PGlite gives extensions (setup may return new
 //   Emscripten options) it wraps instantiateWasm, replaces the import _setitimer_js by one that also records when
-//   PostgreSQL's timer falls due, and keeps the instance's exports to reach _emscripten_timeout.
-// - a helper thread that sleeps on a SharedArrayBuffer until that due time and then interrupts the main thread
-//   through Node's inspector: a session connected to the main thread (in process, no port) whose message V8 runs at
-//   its next interrupt check, which compiled WASM loops have, so also in the middle of a statement.
-//   The message calls `deliver` here, which raises the signal as the setTimeout callback would have. PostgreSQL's
-//   own handler then decides whether anything is due (it re-arms the timer if not), exactly as on a server.
-// So everything about timeouts is PostgreSQL's: SET LOCAL scope, the cap v3's read() sets, which statement is
-// cancelled, the error and its SQLSTATE, the aborted transaction. What the statement path pays is an
+//   PostgreSQL's timer falls due (in shared memory), and keeps the instance's exports to reach _emscripten_timeout.
+// - `deliver`, reachable from an inspector message through a registry on globalThis, which raises the signal as
+//   the setTimeout callback would have. PGlite runs in its own thread (pglite-thread.ts); the thread that started
+//   it watches the shared due time and, when it passes, sends that message through its inspector session to the
+//   PGlite thread (pglite-alarm.ts). V8 runs it at the thread's next interrupt check, which compiled WASM loops
+//   have, so also in the middle of a statement.
+// PostgreSQL's own handler then decides whether anything is due (it re-arms the timer if not), exactly as on a
+// server. So everything about timeouts is PostgreSQL's: SET LOCAL scope, the cap v3's read() sets, which statement
+// is cancelled, the error and its SQLSTATE, the aborted transaction. What the statement path pays is an
 // Atomics.notify when PostgreSQL arms its timer (bench figures in docs/pglite.md).
 //
-// Rejected: JS timers on the main thread (cannot run during a statement); checking a deadline in WASM imports
+// Rejected: JS timers on the PGlite thread (cannot run during a statement); checking a deadline in WASM imports
 // (a CPU-bound statement over cached pages calls none for seconds; executor instrumentation that would call the
 // clock per row made scans 4-6x slower); refusing statements by EXPLAIN cost (a guess both ways, and every
-// statement planned twice); PGlite in a worker thread terminated on timeout (the whole database restarts with
-// crash recovery and everything else queued on it fails).
-// Limits: the inspector session reaches only the process's main thread, so a PGlite opened in a worker thread, or
-// a Node built without the inspector, gets no helper thread and keeps the old behaviour (timeouts unenforced).
-import { isMainThread, Worker } from 'node:worker_threads';
+// statement planned twice); terminating the PGlite thread on timeout (the whole database restarts with crash
+// recovery and everything else queued on it fails).
 import type { Extension } from '@electric-sql/pglite';
 
 /** setitimer's which for the real-time timer, the one PostgreSQL's timeout.c uses (SIGALRM). */
 const ITIMER_REAL = 0;
 
 /**
- * Where the inspector message finds `deliver`: one registry per process, on globalThis, so that every copy of this
+ * Where the inspector message finds `deliver`: one registry per thread, on globalThis, so that every copy of this
  * module (a test runner may load it more than once) shares it and instance ids never collide.
  */
 interface Registry {
@@ -57,41 +55,9 @@ function registry(): Registry {
 }
 
 /** Milliseconds on a clock both threads share (each thread has its own performance.timeOrigin). */
-function nowMs(): number {
+export function nowMs(): number {
   return performance.timeOrigin + performance.now();
 }
-
-// The helper thread, CommonJS because it is eval'd (as src/common/ts-worker.ts's bootstrap). state[0] counts
-// changes of the timer; due[0] is when it falls due (nowMs() clock), 0 when disarmed. It fires once per
-// generation: delivering bumps the generation, and so does PostgreSQL re-arming the timer.
-const HELPER = `
-const { workerData } = require('node:worker_threads');
-const { Session } = require('node:inspector');
-const state = new Int32Array(workerData.state);
-const due = new Float64Array(workerData.due);
-const call = 'globalThis[Symbol.for(' + JSON.stringify(workerData.key) + ')]?.deliver(' + workerData.id + ', ';
-const session = new Session();
-session.connectToMainThread();
-setInterval(() => {}, 2 ** 31 - 1); // a pending Atomics.waitAsync alone does not keep a thread's loop alive
-(async () => {
-  for (;;) {
-    const generation = Atomics.load(state, 0);
-    const at = due[0];
-    let wait;
-    if (at !== 0) {
-      const left = at - (performance.timeOrigin + performance.now());
-      if (left > 0) wait = left;
-      else {
-        session.post('Runtime.evaluate', { expression: call + generation + ')', silent: true }, () => {});
-        // Delivered, the generation changes; not (it arrived between two protocol messages), post again soon.
-        wait = 5;
-      }
-    }
-    const w = Atomics.waitAsync(state, 0, generation, wait);
-    if (w.async) await w.value;
-  }
-})();
-`;
 
 // The little of Emscripten's module options and of WebAssembly this needs (tsconfig has no DOM types).
 interface WasmImports {
@@ -109,17 +75,29 @@ interface EmscriptenOptions {
 export interface PgliteTimeouts {
   /** Goes into PGlite.create's `extensions`. */
   readonly extension: Extension;
-  /** Stops delivering and ends the helper thread; call before closing the PGlite instance. */
+  /** Stops delivering; call before closing the PGlite instance. */
   close(): Promise<void>;
 }
 
-/** One per PGlite instance. */
-export function pgliteTimeouts(): PgliteTimeouts {
+/** What the watching thread needs (pglite-alarm.ts): the shared timer state and how to reach `deliver`. */
+export interface AlarmShared {
+  /** Int32Array: [0] counts changes of the timer (the generation). */
+  state: SharedArrayBuffer;
+  /** Float64Array: [0] when the timer falls due (performance.timeOrigin + performance.now() ms), 0 when disarmed. */
+  due: SharedArrayBuffer;
+  /** The expression that delivers generation G is `${call}G)`. */
+  call: string;
+}
+
+/**
+ * One per PGlite instance. `onReady` gets what the watching thread needs once the instance can take signals; a
+ * PGlite build without the timer hooks never calls it, and its timeouts stay unenforced.
+ */
+export function pgliteTimeouts(onReady: (shared: AlarmShared) => void): PgliteTimeouts {
   const id = registry().next++;
   const state = new Int32Array(new SharedArrayBuffer(4));
   const due = new Float64Array(new SharedArrayBuffer(8));
   let raise: ((which: number, now: number) => void) | undefined;
-  let helper: Worker | undefined;
   let closed = false;
   /** Inside the _setitimer_js wrapper: a message arriving there waits for the timer that call is setting. */
   let arming = false;
@@ -138,10 +116,10 @@ export function pgliteTimeouts(): PgliteTimeouts {
     Atomics.notify(state, 0);
   };
 
-  // Runs on the main thread when the helper's message arrives: inside a statement, or idle.
+  // Runs on the PGlite thread when the watcher's message arrives: inside a statement, or idle.
   const deliver = (generation: number) => {
     if (closed || arming || running === 0 || raise === undefined || generation !== Atomics.load(state, 0)) return;
-    // The helper saw the due time pass; a signal a little early (the threads' clocks may differ by a fraction of a
+    // The watcher saw the due time pass; a signal a little early (the threads' clocks may differ by a fraction of a
     // millisecond) is harmless: PostgreSQL's handler fires nothing that is not due and re-arms the timer.
     if (due[0] === 0) return;
     due[0] = 0;
@@ -150,20 +128,11 @@ export function pgliteTimeouts(): PgliteTimeouts {
     raise(ITIMER_REAL, performance.now());
   };
 
-  const startHelper = () => {
-    if (closed || !isMainThread || helper !== undefined) return;
-    try {
-      helper = new Worker(HELPER, {
-        eval: true,
-        workerData: { state: state.buffer, due: due.buffer, key: REGISTRY.description, id },
-      });
-    } catch {
-      return;
-    }
+  const ready = () => {
+    if (closed) return;
     registry().alarms.set(id, deliver);
-    helper.unref();
-    // No inspector in this Node (or it refused the session): timeouts stay unenforced, as documented.
-    helper.on('error', () => {});
+    const call = `globalThis[Symbol.for(${JSON.stringify(REGISTRY.description)})]?.deliver(${id}, `;
+    onReady({ state: state.buffer as SharedArrayBuffer, due: due.buffer as SharedArrayBuffer, call });
   };
 
   const setup = async (_pg: unknown, opts: EmscriptenOptions) => {
@@ -193,7 +162,7 @@ export function pgliteTimeouts(): PgliteTimeouts {
             });
             if (counted && timer !== undefined) {
               raise = timer;
-              startHelper();
+              ready();
             }
           },
         ],
@@ -231,7 +200,6 @@ export function pgliteTimeouts(): PgliteTimeouts {
       if (closed) return;
       closed = true;
       registry().alarms.delete(id);
-      await helper?.terminate();
     },
   };
 }

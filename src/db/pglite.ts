@@ -1,17 +1,13 @@
-// PGlite: PostgreSQL in WASM, one connection in this process. Every statement and transaction runs one
-// at a time (PGlite queues them itself). COPY reads a Blob at '/dev/blob'; the encoder's chunks are
+// PGlite: PostgreSQL in WASM, one connection, opened inside the PGlite thread (pglite-worker.ts; the rest of the
+// process reaches it through pglite-thread.ts). Every statement and transaction runs one at a time (PGlite queues
+// them itself). COPY reads a Blob at '/dev/blob'; the encoder's chunks are
 // grouped into Blobs of at most BLOB_BYTES, each one COPY statement, all inside one transaction so the
 // copy is atomic as a single COPY is on PostgreSQL. PostgreSQL's timeouts (statement_timeout, as v3's read() sets
 // with SET LOCAL) interrupt statements as on a server through pglite-timeout.ts; without it PGlite ignores them.
-import { mkdir, open, readFile, unlink } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
-import { type DatabaseConfig, DbError } from '../common/index.ts';
 import { type Driver, type DriverResult, type DriverSession, rolledBackAtCommit } from './driver.ts';
-import { pgliteTimeouts } from './pglite-timeout.ts';
+import { type AlarmShared, pgliteTimeouts } from './pglite-timeout.ts';
 import { TEXT_PARSERS } from './values.ts';
-
-type PgliteConfig = Extract<DatabaseConfig, { kind: 'pglite' }>;
 
 const BLOB_BYTES = 32 << 20;
 
@@ -44,9 +40,6 @@ function sessionOf(target: PGlite | Transaction): DriverSession {
   };
 }
 
-/** Directories opened by this process: a second PGlite instance on one directory corrupts it too. */
-const openHere = new Set<string>();
-
 /**
  * Ends the transaction with ROLLBACK, tried a second time when the first one fails (a pending cancel is consumed by
  * the statement it lands on), so the session is out of any transaction block afterwards.
@@ -59,67 +52,17 @@ async function rollback(tx: Transaction): Promise<void> {
   }
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-function lockedError(dir: string, lockPath: string, pid: number | undefined): DbError {
-  const by = pid === process.pid ? 'this process' : pid === undefined ? 'another process' : `process ${pid}`;
-  return new DbError(
-    'TG_DB_LOCKED',
-    `PGlite at ${dir} is open in ${by} (lock file ${lockPath}); PGlite allows one process per directory: stop it, or give this one its own --data or a DATABASE_URL`,
-    { details: { dir, lockPath, pid } },
-  );
-}
-
 /**
- * PGlite itself does not stop two processes from opening one directory, which corrupts it. The lock
- * is a file beside the directory holding the owner's pid; a lock whose process is gone is taken over.
+ * Opens the PGlite database in `dir` (which exists and which the caller has locked) in this thread. `onAlarm` gets
+ * what the thread watching its statement timeouts needs (pglite-alarm.ts).
  */
-async function lockDirectory(dir: string): Promise<() => Promise<void>> {
-  const lockPath = `${dir}.lock`;
-  if (openHere.has(dir)) throw lockedError(dir, lockPath, process.pid);
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const fh = await open(lockPath, 'wx');
-      try {
-        await fh.writeFile(`${process.pid}\n`);
-      } finally {
-        await fh.close();
-      }
-      openHere.add(dir);
-      return async () => {
-        openHere.delete(dir);
-        await unlink(lockPath).catch(() => {});
-      };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      const pid = Number.parseInt(await readFile(lockPath, 'utf8').catch(() => ''), 10);
-      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
-        throw lockedError(dir, lockPath, pid);
-      }
-      await unlink(lockPath).catch(() => {});
-    }
-  }
-  throw lockedError(dir, lockPath, undefined);
-}
-
-export async function createPgliteDriver(cfg: PgliteConfig): Promise<Driver> {
-  const dir = resolve(cfg.dir);
-  await mkdir(dir, { recursive: true });
-  const unlock = await lockDirectory(dir);
-  const timeouts = pgliteTimeouts();
+export async function openPgliteDriver(dir: string, onAlarm: (shared: AlarmShared) => void): Promise<Driver> {
+  const timeouts = pgliteTimeouts(onAlarm);
   let pglite: PGlite;
   try {
     pglite = await PGlite.create(dir, { parsers: TEXT_PARSERS, extensions: { tongateTimeouts: timeouts.extension } });
   } catch (e) {
     await timeouts.close();
-    await unlock();
     throw e;
   }
   const direct = sessionOf(pglite);
@@ -170,13 +113,9 @@ export async function createPgliteDriver(cfg: PgliteConfig): Promise<Driver> {
     },
     transaction,
     async close() {
-      try {
-        // Before the instance goes: no signal may reach a closed PostgreSQL.
-        await timeouts.close();
-        await pglite.close();
-      } finally {
-        await unlock();
-      }
+      // Before the instance goes: no signal may reach a closed PostgreSQL.
+      await timeouts.close();
+      await pglite.close();
     },
   };
 }
