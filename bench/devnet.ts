@@ -4,7 +4,7 @@
 // address) goes through the liteserver's sendMessage into a node with --block-interval 0; the node's time runs
 // from the first send to the step that commits the last of the 2N transactions (each transfer and its delivery).
 // The baseline runs the same 2N transactions on one in-thread Executor, one after another.
-// Usage: node --import tsx bench/devnet.ts [--transfers N] [--no-sync] [--profile]
+// Usage: node --import tsx bench/devnet.ts [--transfers N] [--no-sync] [--profile] [--tvm-threads T]
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
@@ -28,21 +28,29 @@ const { values } = parseArgs({
     transfers: { type: 'string', default: '90' },
     'no-sync': { type: 'boolean' },
     profile: { type: 'boolean' },
+    'tvm-threads': { type: 'string', default: '1' },
     help: { type: 'boolean', short: 'h' },
   },
 });
 if (values.help) {
-  console.log(`Usage: node --import tsx bench/devnet.ts [--transfers N] [--no-sync]
+  console.log(`Usage: node --import tsx bench/devnet.ts [--transfers N] [--no-sync] [--profile] [--tvm-threads T]
 Starts a devnet (block interval 0, ceil(N/3) genesis wallets per version) in a temp folder, sends N signed
 transfers at once through the liteserver (sendMessage), and measures transactions per second until all 2N
 transactions (the transfers and their deliveries) are in committed blocks. Prints that as a ratio to the raw
 @ton/sandbox Executor running the same 2N transactions in this process without blocks. --no-sync turns off
-the store's fsyncs; --profile writes a main-thread CPU profile of the burst (bench-devnet.cpuprofile). Default N = 90.`);
+the store's fsyncs; --profile writes a main-thread CPU profile of the burst (bench-devnet.cpuprofile); --tvm-threads
+gives the node T emulator threads (default 1, as \`tongate devnet\`). Default N = 90.`);
   process.exit(0);
 }
 const transfers = Number(values.transfers);
 if (!Number.isInteger(transfers) || transfers < 3) {
   console.error('bench/devnet: --transfers must be an integer >= 3');
+  process.exit(2);
+}
+
+const tvmThreads = Number(values['tvm-threads']);
+if (!Number.isInteger(tvmThreads) || tvmThreads < 1 || tvmThreads > 64) {
+  console.error('bench/devnet: --tvm-threads must be an integer in 1..64');
   process.exit(2);
 }
 
@@ -56,6 +64,7 @@ const node = createDevnetNode({
   sync: !values['no-sync'],
   seed: 'bench-devnet',
   logEvery: 0,
+  tvmThreads,
 });
 node.onBlock((e) => events.push({ ...e, at: performance.now() }));
 try {

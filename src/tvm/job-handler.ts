@@ -4,6 +4,7 @@ import { Address, type Cell, parseTuple } from '@ton/core';
 import { Executor, type ExecutorEmulationResult, type ExecutorVerbosity } from '@ton/sandbox';
 import { TvmError } from '../common/errors.ts';
 import { cellsFromBoc } from '../ton/index.ts';
+import { type DirectEmulator, type DirectRun, directEmulator } from './emulate-direct.ts';
 import {
   asBuffer,
   BlobStore,
@@ -56,7 +57,13 @@ export function createJobHandler(opts: { verbosity: ExecutorVerbosity }): JobHan
   let executor: Promise<Executor> | null = null;
   // Config stays a base64 string: the Executor keeps one emulator per config string and compares by value.
   const configs = new BlobStore((boc) => Buffer.from(boc.buffer, boc.byteOffset, boc.byteLength).toString('base64'));
-  const libraries = new BlobStore(cellOf);
+  // Libraries as a Cell (get-methods, through the public API) and as base64 (transactions, emulate-direct.ts).
+  const libraries = new BlobStore((boc) => ({
+    cell: cellOf(boc),
+    base64: Buffer.from(boc.buffer, boc.byteOffset, boc.byteLength).toString('base64'),
+  }));
+  /** The emulator entry point without the Executor's per-call rebuilding; null when this sandbox lacks it. */
+  let direct: { for: Executor; run: DirectEmulator | null } | null = null;
 
   function getExecutor(): Promise<Executor> {
     if (executor === null) {
@@ -71,7 +78,7 @@ export function createJobHandler(opts: { verbosity: ExecutorVerbosity }): JobHan
   async function run(job: WireJob): Promise<WireResult> {
     const config = configs.resolve(job.config);
     if (config === undefined) return { kind: 'blob-miss', hash: job.config.hash };
-    let libs: Cell | null = null;
+    let libs: { cell: Cell; base64: string } | null = null;
     if (job.libs !== null) {
       const l = libraries.resolve(job.libs);
       if (l === undefined) return { kind: 'blob-miss', hash: job.libs.hash };
@@ -87,7 +94,7 @@ export function createJobHandler(opts: { verbosity: ExecutorVerbosity }): JobHan
         stack: parseTuple(cellOf(job.stack)),
         config,
         verbosity: opts.verbosity,
-        ...(libs === null ? {} : { libs }),
+        ...(libs === null ? {} : { libs: libs.cell }),
         address: Address.parseRaw(job.address),
         unixTime: job.now,
         balance: job.balance,
@@ -108,9 +115,23 @@ export function createJobHandler(opts: { verbosity: ExecutorVerbosity }): JobHan
         vmLog: out.vm_log,
       };
     }
+    if (direct?.for !== ex) direct = { for: ex, run: directEmulator(ex, opts.verbosity) };
+    if (direct.run !== null) {
+      const r: DirectRun = {
+        config,
+        libs: libs?.base64 ?? null,
+        shardAccount: asBuffer(job.shardAccount).toString('base64'),
+        now: job.now,
+        lt: job.lt,
+        randomSeed: job.randomSeed,
+        ignoreChksig: job.ignoreChksig,
+        prevBlocks: job.prevBlocks,
+      };
+      return txResult(job.kind === 'tx' ? direct.run.transaction(r, job.message) : direct.run.tickTock(r, job.which));
+    }
     const common = {
       config,
-      libs,
+      libs: libs?.cell ?? null,
       verbosity: opts.verbosity,
       shardAccount: asBuffer(job.shardAccount).toString('base64'),
       now: job.now,

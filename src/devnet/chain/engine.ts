@@ -143,18 +143,18 @@ function carriedValue(e: Engine, env: { fwdFeeRemaining: bigint }, msg: Message)
   return v.other && v.other.size > 0 ? { coins, other: v.other } : { coins };
 }
 
-/** Runs one message on one account through the emulator (Collator::create_ordinary_transaction). */
-async function runOrdinary(
-  e: Engine,
-  msgCell: Cell,
-  account: Buffer,
-  afterLt: bigint,
-  metadataIn: MsgMetadata | null | 'external',
-): Promise<{ ok: true; tx: Cell } | { ok: false; error: string; exitCode: number | null }> {
-  const hex = hexOf(account);
-  const rec = e.accounts.get(hex) ?? lookupAccount(e.baseAccounts, hex) ?? emptyAccountRecord();
-  const minLt = (e.startLt > afterLt ? e.startLt : afterLt) + 1n;
-  const res = await e.tvm.runTransaction({
+/** The account as the block's transactions so far left it. */
+function currentAccount(e: Engine, hex: string): AccountRecord {
+  return e.accounts.get(hex) ?? lookupAccount(e.baseAccounts, hex) ?? emptyAccountRecord();
+}
+
+const minLtAfter = (e: Engine, afterLt: bigint): bigint => (e.startLt > afterLt ? e.startLt : afterLt) + 1n;
+
+type Emulated = Awaited<ReturnType<ChainTvm['runTransaction']>>;
+
+/** One emulator call; everything else it reads (time, seed, config, libraries, prev blocks) is fixed per block. */
+function emulate(e: Engine, msgCell: Cell, rec: AccountRecord, minLt: bigint): Promise<Emulated> {
+  return e.tvm.runTransaction({
     shardAccount: rec.cell,
     message: msgCell,
     now: e.now,
@@ -164,6 +164,85 @@ async function runOrdinary(
     libs: e.libs,
     prevBlocksInfo: e.prevBlocks,
   });
+}
+
+/**
+ * A transaction run ahead of its turn (speculate()), on the account state the runs before it in the same batch
+ * leave. Used only when, at its turn, the account and the minimal lt are exactly what it ran on.
+ */
+interface Speculation {
+  minLt: bigint;
+  /** The account state it ran on; set once the run before it on the same account has ended. */
+  rec?: AccountRecord;
+  run: Promise<Emulated>;
+}
+
+/** How many runs speculate() keeps started ahead of the one being applied (the TVM runner's queue is bounded). */
+const AHEAD = 32;
+
+/**
+ * Starts the emulations of a batch of messages ahead of their turn, chained per account (a message waits for the
+ * one before it to the same account and runs on the state that one leaves; one whose run failed leaves the state as
+ * it was), so that the TVM threads work while the collator applies results in order. Every input of a run other
+ * than the account is fixed per block, so a run whose account and minimal lt match at its turn gives the very
+ * transaction the in-order run would; one that does not match (an earlier message was skipped or refused) runs
+ * again then. `take(i)` gives message i's run and starts those up to i + AHEAD.
+ */
+function speculate(
+  e: Engine,
+  batch: ReadonlyArray<{ msgCell: Cell; account: Buffer; afterLt: bigint }>,
+): { take(i: number): Speculation | undefined } {
+  const lastOf = new Map<string, Speculation>();
+  const specs: Speculation[] = [];
+  const start = (i: number): Speculation => {
+    const { msgCell, account, afterLt } = batch[i]!;
+    const hex = hexOf(account);
+    const minLt = minLtAfter(e, afterLt);
+    const before = lastOf.get(hex);
+    let spec: Speculation;
+    if (before === undefined) {
+      const rec = currentAccount(e, hex);
+      spec = { minLt, rec, run: emulate(e, msgCell, rec, minLt) };
+    } else {
+      spec = { minLt, run: Promise.resolve(undefined as unknown as Emulated) };
+      const s = spec;
+      s.run = before.run.then((r) => {
+        s.rec = r.ok ? readShardAccount(r.shardAccount) : before.rec;
+        return emulate(e, msgCell, s.rec!, minLt);
+      });
+    }
+    spec.run.catch(() => {}); // awaited at its turn, or dropped
+    lastOf.set(hex, spec);
+    return spec;
+  };
+  return {
+    take(i) {
+      while (specs.length < batch.length && specs.length <= i + AHEAD) specs.push(start(specs.length));
+      return specs[i];
+    },
+  };
+}
+
+/** Runs one message on one account through the emulator (Collator::create_ordinary_transaction). */
+async function runOrdinary(
+  e: Engine,
+  msgCell: Cell,
+  account: Buffer,
+  afterLt: bigint,
+  metadataIn: MsgMetadata | null | 'external',
+  spec?: Speculation,
+): Promise<{ ok: true; tx: Cell } | { ok: false; error: string; exitCode: number | null }> {
+  const hex = hexOf(account);
+  const rec = currentAccount(e, hex);
+  const minLt = minLtAfter(e, afterLt);
+  let res: Emulated | undefined;
+  if (spec !== undefined) {
+    const ahead = await spec.run.catch(() => undefined);
+    if (ahead !== undefined && spec.minLt === minLt && spec.rec?.cell.equals(rec.cell)) {
+      res = ahead;
+    }
+  }
+  res ??= await emulate(e, msgCell, rec, minLt);
   if (!res.ok) {
     if (metadataIn === 'external') return { ok: false, error: res.error, exitCode: res.exitCode };
     throw new CollateError(`emulator could not run an internal message on ${e.workchain}:${hex}: ${res.error}`);
@@ -255,6 +334,15 @@ export async function processInbound(e: Engine, neighbors: readonly Neighbor[]):
     }
   }
   all.sort((a, b) => (a.d.lt < b.d.lt ? -1 : a.d.lt > b.d.lt ? 1 : Buffer.compare(a.d.hash, b.d.hash)));
+  // The messages the loop below will run (the others it skips or refuses the block for), started ahead.
+  const runs = all.filter(
+    ({ d }) => d.info.dest.kind === 'addr_std' && !alreadyProcessed(e.processed, e.workchain, e.shard, d, e.shardEndLt),
+  );
+  const ahead = speculate(
+    e,
+    runs.map(({ d }) => ({ msgCell: d.msgCell, account: (d.info.dest as { address: Buffer }).address, afterLt: 0n })),
+  );
+  let next = 0;
   for (const { d, nb } of all) {
     if (!prefixInShard(d.cur, nb.workchain, nb.shard)) {
       throw new CollateError('inbound message: its current address is not in the neighbour it came from');
@@ -273,7 +361,8 @@ export async function processInbound(e: Engine, neighbors: readonly Neighbor[]):
     const dest = d.info.dest;
     if (dest.kind !== 'addr_std') throw new CollateError('inbound message to a non-standard address');
     const metadata = d.envelope.kind === 'msg_envelope_v2' ? d.envelope.metadata : null;
-    const run = await runOrdinary(e, d.msgCell, dest.address, 0n, metadata);
+    const spec = runs[next]?.d === d ? ahead.take(next++) : undefined;
+    const run = await runOrdinary(e, d.msgCell, dest.address, 0n, metadata, spec);
     if (!run.ok) throw new CollateError(`internal message not processed: ${run.error}`);
     const inMsg: InMsg = {
       kind: 'msg_import_fin',
@@ -301,6 +390,25 @@ export async function processInbound(e: Engine, neighbors: readonly Neighbor[]):
 
 /** process_inbound_external_messages: each accepted external by a transaction, the others rejected. */
 export async function processExternals(e: Engine, externals: readonly Cell[]): Promise<void> {
+  // The messages the loop below will most likely run, started ahead (a guess: a mismatch only costs a second run).
+  const runs: Array<{ msgCell: Cell; account: Buffer; afterLt: bigint }> = [];
+  const planned = new Map<Cell, number>();
+  const seen = new Set(e.inMsgs.map((m) => m.key));
+  for (const cell of externals) {
+    let msg: Message;
+    try {
+      msg = messageFromCell(cell);
+    } catch {
+      continue;
+    }
+    const key = keyOf(cell.hash());
+    if (msg.info.kind !== 'ext_in_msg_info' || msg.info.dest.kind !== 'addr_std' || seen.has(key)) continue;
+    if (!prefixInShard(addrPrefix(msg.info.dest), e.workchain, e.shard)) continue;
+    seen.add(key);
+    planned.set(cell, runs.length);
+    runs.push({ msgCell: cell, account: msg.info.dest.address, afterLt: e.lastProcInt ? e.lastProcInt.lt : 0n });
+  }
+  const ahead = speculate(e, runs);
   for (const cell of externals) {
     const hash = cell.hash();
     const reject = (error: string, exitCode: number | null = null) => {
@@ -327,7 +435,15 @@ export async function processExternals(e: Engine, externals: readonly Cell[]): P
       continue;
     }
     const after = e.lastProcInt ? e.lastProcInt.lt : 0n;
-    const run = await runOrdinary(e, cell, dest.address, after, 'external');
+    const at = planned.get(cell);
+    const run = await runOrdinary(
+      e,
+      cell,
+      dest.address,
+      after,
+      'external',
+      at === undefined ? undefined : ahead.take(at),
+    );
     if (!run.ok) {
       reject(run.error, run.exitCode);
       continue;
