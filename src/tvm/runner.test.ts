@@ -5,6 +5,7 @@ import {
   Address,
   beginCell,
   Cell,
+  contractAddress,
   external,
   getMethodId,
   internal,
@@ -17,12 +18,15 @@ import {
   toNano,
 } from '@ton/core';
 import { keyPairFromSeed, sha256_sync } from '@ton/crypto';
+import { Executor } from '@ton/sandbox';
 import { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isTongateError } from '../common/errors.ts';
 import { buildDevnetConfig, DEVNET_GLOBAL_ID, deriveGenesisKeys } from '../devnet/genesis/index.ts';
 import { loadShardAccount as loadShardAccountExact, msgAddressToAddress, transactionFromCell } from '../ton/index.ts';
+import { directEmulator } from './emulate-direct.ts';
 import { createTvmRunner, type TvmRunnerHandle, type TvmTxResult } from './index.ts';
+import type { WireBlockId } from './wire.ts';
 
 const NOW = 1_760_000_000;
 const SEED = Buffer.alloc(32, 0x5a);
@@ -534,5 +538,85 @@ describe('TVM runner worker crashes', () => {
     });
     expect(pk.stack).toEqual([{ type: 'int', value: BigInt(`0x${owner.publicKey.toString('hex')}`) }]);
     expect(runner.stats().restarts).toBe(1);
+  });
+});
+
+// The emulator's entry point with per-block inputs serialized once (emulate-direct.ts, which the runner's threads
+// use for transactions) against @ton/sandbox's public Executor.runTransaction on the same inputs: the same
+// transaction, account and actions, byte for byte. The contract stores PREVKEYBLOCK's root hash as its data, so
+// PREVBLOCKS (16 last blocks, the key block, 100 more) must reach the VM as the public API sends it; the expected
+// hash is the one put in, not one our code computed.
+describe('emulate-direct', () => {
+  // PREVKEYBLOCK; INDEX 3 (its root hash); NEWC; STU 256; ENDC; POP c4
+  const init = {
+    code: beginCell().storeBuffer(Buffer.from('f834016f13c8cbffc9ed54', 'hex')).endCell(),
+    data: Cell.EMPTY,
+  };
+  const deployed = contractAddress(0, init);
+  const id = (seqno: number): WireBlockId => ({
+    workchain: -1,
+    shard: -(1n << 63n),
+    seqno,
+    rootHash: sha256_sync(`root ${seqno}`),
+    fileHash: sha256_sync(`file ${seqno}`),
+  });
+  const asBlockId = (w: WireBlockId) => ({
+    ...w,
+    rootHash: Buffer.from(w.rootHash),
+    fileHash: Buffer.from(w.fileHash),
+  });
+
+  it('gives the transaction the public API gives, PREVBLOCKS (16 + key + 100) and libraries included', async () => {
+    const ex = await Executor.create();
+    const last = Array.from({ length: 16 }, (_, i) => id(200 - i));
+    const last100 = Array.from({ length: 100 }, (_, i) => id(200 - i * 2));
+    const key = id(77);
+    const libs = beginCell().storeBit(false).endCell(); // an empty library dictionary
+    // No account yet: the message deploys it (StateInit) and its code runs at once.
+    const message = internalMsg({
+      src: treasury,
+      dest: deployed,
+      value: toNano('0.1'),
+      bounce: false,
+      createdLt: 2000n,
+      init,
+    });
+    const run = {
+      config: config.toBoc().toString('base64'),
+      shardAccount: emptyShardAccount().toBoc().toString('base64'),
+      now: NOW,
+      lt: 3000n,
+      randomSeed: SEED,
+      ignoreChksig: false,
+    };
+    const viaApi = await ex.runTransaction({
+      ...run,
+      libs,
+      message,
+      verbosity: 'short',
+      debugEnabled: false,
+      prevBlocksInfo: {
+        lastMcBlocks: last.map(asBlockId),
+        prevKeyBlock: asBlockId(key),
+        lastMcBlocks100: last100.map(asBlockId),
+      },
+    });
+    const direct = directEmulator(ex, 'short');
+    expect(direct).not.toBeNull();
+    const viaDirect = direct!.transaction(
+      {
+        ...run,
+        libs: libs.toBoc().toString('base64'),
+        prevBlocks: { lastMcBlocks: last, prevKeyBlock: key, lastMcBlocks100: last100 },
+      },
+      message.toBoc(),
+    );
+    if (!viaApi.result.success) throw new Error(`the public API refused: ${viaApi.result.error}`);
+    expect(viaDirect).toEqual(viaApi.result);
+    if (!viaDirect.success) throw new Error('unreachable');
+    // The contract stored the key block's root hash: PREVBLOCKS reached the VM as given.
+    expect(activeState(Cell.fromBase64(viaDirect.shardAccount)).data.beginParse().loadBuffer(32)).toEqual(
+      Buffer.from(key.rootHash),
+    );
   });
 });
