@@ -8,9 +8,9 @@
 // @ton/core's `toBoc` writes one root only and orders cells its own way. This writer takes any number of
 // roots, deduplicates cells by representation hash and orders them as the node's BagOfCells does, so a
 // BoC the node produced (a liteserver proof, a block file) comes out byte for byte the same.
-import { type Cell, CellType, crc32c } from '@ton/core';
+import { type Cell, CellType } from '@ton/core';
 import { CodecError } from '../../common/errors.ts';
-import { BOC_MAGIC, bitsDescriptor, writePaddedBits } from '../cell/index.ts';
+import { BOC_MAGIC, bitsDescriptor, crc32c, writePaddedBits } from '../cell/index.ts';
 
 export interface SerializeBocOptions {
   /** Write the cell offset index (default false). */
