@@ -177,6 +177,9 @@ interface Speculation {
   run: Promise<Emulated>;
 }
 
+/** Messages to run in order, each on the account it names, after `afterLt`. */
+type Batch = Array<{ msgCell: Cell; account: Buffer; afterLt: bigint }>;
+
 /** How many runs speculate() keeps started ahead of the one being applied (the TVM runner's queue is bounded). */
 const AHEAD = 32;
 
@@ -188,10 +191,7 @@ const AHEAD = 32;
  * transaction the in-order run would; one that does not match (an earlier message was skipped or refused) runs
  * again then. `take(i)` gives message i's run and starts those up to i + AHEAD.
  */
-function speculate(
-  e: Engine,
-  batch: ReadonlyArray<{ msgCell: Cell; account: Buffer; afterLt: bigint }>,
-): { take(i: number): Speculation | undefined } {
+function speculate(e: Engine, batch: Batch): { take(i: number): Speculation | undefined } {
   const lastOf = new Map<string, Speculation>();
   const specs: Speculation[] = [];
   const start = (i: number): Speculation => {
@@ -204,12 +204,14 @@ function speculate(
       const rec = currentAccount(e, hex);
       spec = { minLt, rec, run: emulate(e, msgCell, rec, minLt) };
     } else {
-      spec = { minLt, run: Promise.resolve(undefined as unknown as Emulated) };
-      const s = spec;
-      s.run = before.run.then((r) => {
-        s.rec = r.ok ? readShardAccount(r.shardAccount) : before.rec;
-        return emulate(e, msgCell, s.rec!, minLt);
-      });
+      spec = {
+        minLt,
+        run: before.run.then((r) => {
+          const rec = r.ok ? readShardAccount(r.shardAccount) : (before.rec as AccountRecord);
+          spec.rec = rec;
+          return emulate(e, msgCell, rec, minLt);
+        }),
+      };
     }
     spec.run.catch(() => {}); // awaited at its turn, or dropped
     lastOf.set(hex, spec);
@@ -334,20 +336,22 @@ export async function processInbound(e: Engine, neighbors: readonly Neighbor[]):
     }
   }
   all.sort((a, b) => (a.d.lt < b.d.lt ? -1 : a.d.lt > b.d.lt ? 1 : Buffer.compare(a.d.hash, b.d.hash)));
-  // The messages the loop below will run (the others it skips or refuses the block for), started ahead.
-  const runs = all.filter(
-    ({ d }) => d.info.dest.kind === 'addr_std' && !alreadyProcessed(e.processed, e.workchain, e.shard, d, e.shardEndLt),
-  );
-  const ahead = speculate(
-    e,
-    runs.map(({ d }) => ({ msgCell: d.msgCell, account: (d.info.dest as { address: Buffer }).address, afterLt: 0n })),
-  );
-  let next = 0;
-  for (const { d, nb } of all) {
+  const handled = all.map(({ d }) => alreadyProcessed(e.processed, e.workchain, e.shard, d, e.shardEndLt));
+  // The messages the loop below will run (it skips the others, or refuses the block for them), started ahead.
+  const runs: Batch = [];
+  const runOf = new Map<number, number>();
+  for (const [i, { d }] of all.entries()) {
+    const dest = d.info.dest;
+    if (handled[i] || dest.kind !== 'addr_std') continue;
+    runOf.set(i, runs.length);
+    runs.push({ msgCell: d.msgCell, account: dest.address, afterLt: 0n });
+  }
+  const ahead = speculate(e, runs);
+  for (const [i, { d, nb }] of all.entries()) {
     if (!prefixInShard(d.cur, nb.workchain, nb.shard)) {
       throw new CollateError('inbound message: its current address is not in the neighbour it came from');
     }
-    if (alreadyProcessed(e.processed, e.workchain, e.shard, d, e.shardEndLt)) continue;
+    if (handled[i]) continue;
     if (
       e.lastProcInt &&
       (d.lt < e.lastProcInt.lt || (d.lt === e.lastProcInt.lt && Buffer.compare(d.hash, e.lastProcInt.hash) <= 0))
@@ -361,8 +365,15 @@ export async function processInbound(e: Engine, neighbors: readonly Neighbor[]):
     const dest = d.info.dest;
     if (dest.kind !== 'addr_std') throw new CollateError('inbound message to a non-standard address');
     const metadata = d.envelope.kind === 'msg_envelope_v2' ? d.envelope.metadata : null;
-    const spec = runs[next]?.d === d ? ahead.take(next++) : undefined;
-    const run = await runOrdinary(e, d.msgCell, dest.address, 0n, metadata, spec);
+    const at = runOf.get(i);
+    const run = await runOrdinary(
+      e,
+      d.msgCell,
+      dest.address,
+      0n,
+      metadata,
+      at === undefined ? undefined : ahead.take(at),
+    );
     if (!run.ok) throw new CollateError(`internal message not processed: ${run.error}`);
     const inMsg: InMsg = {
       kind: 'msg_import_fin',
@@ -390,35 +401,41 @@ export async function processInbound(e: Engine, neighbors: readonly Neighbor[]):
 
 /** process_inbound_external_messages: each accepted external by a transaction, the others rejected. */
 export async function processExternals(e: Engine, externals: readonly Cell[]): Promise<void> {
-  // The messages the loop below will most likely run, started ahead (a guess: a mismatch only costs a second run).
-  const runs: Array<{ msgCell: Cell; account: Buffer; afterLt: bigint }> = [];
-  const planned = new Map<Cell, number>();
-  const seen = new Set(e.inMsgs.map((m) => m.key));
-  for (const cell of externals) {
-    let msg: Message;
+  const after = e.lastProcInt ? e.lastProcInt.lt : 0n;
+  // Each external read once: its message, or why it is none.
+  const parsed = externals.map((cell): Message | Error => {
     try {
-      msg = messageFromCell(cell);
-    } catch {
-      continue;
+      return messageFromCell(cell);
+    } catch (err) {
+      return err as Error;
     }
+  });
+  const inBlock = new Set(e.inMsgs.map((m) => m.key));
+  // The messages the loop below will most likely run, started ahead (a guess: a mismatch only costs a second run).
+  const runs: Batch = [];
+  const runOf = new Map<number, number>();
+  const planned = new Set(inBlock);
+  for (const [i, cell] of externals.entries()) {
+    const msg = parsed[i] as Message | Error;
+    if (msg instanceof Error || msg.info.kind !== 'ext_in_msg_info') continue;
+    const dest = msg.info.dest;
     const key = keyOf(cell.hash());
-    if (msg.info.kind !== 'ext_in_msg_info' || msg.info.dest.kind !== 'addr_std' || seen.has(key)) continue;
-    if (!prefixInShard(addrPrefix(msg.info.dest), e.workchain, e.shard)) continue;
-    seen.add(key);
-    planned.set(cell, runs.length);
-    runs.push({ msgCell: cell, account: msg.info.dest.address, afterLt: e.lastProcInt ? e.lastProcInt.lt : 0n });
+    if (dest.kind !== 'addr_std' || !prefixInShard(addrPrefix(dest), e.workchain, e.shard) || planned.has(key))
+      continue;
+    planned.add(key);
+    runOf.set(i, runs.length);
+    runs.push({ msgCell: cell, account: dest.address, afterLt: after });
   }
   const ahead = speculate(e, runs);
-  for (const cell of externals) {
+  for (const [i, cell] of externals.entries()) {
     const hash = cell.hash();
+    const key = keyOf(hash);
     const reject = (error: string, exitCode: number | null = null) => {
       e.rejected.push({ message: cell, hash, error, exitCode });
     };
-    let msg: Message;
-    try {
-      msg = messageFromCell(cell);
-    } catch (err) {
-      reject(`not a valid message: ${(err as Error).message}`);
+    const msg = parsed[i] as Message | Error;
+    if (msg instanceof Error) {
+      reject(`not a valid message: ${msg.message}`);
       continue;
     }
     if (msg.info.kind !== 'ext_in_msg_info') {
@@ -430,12 +447,11 @@ export async function processExternals(e: Engine, externals: readonly Cell[]): P
       reject(`destination is not in shard ${e.workchain}:${e.shard.toString(16)}`);
       continue;
     }
-    if (e.inMsgs.some((m) => m.key === keyOf(hash))) {
+    if (inBlock.has(key)) {
       reject('duplicate of a message already in this block');
       continue;
     }
-    const after = e.lastProcInt ? e.lastProcInt.lt : 0n;
-    const at = planned.get(cell);
+    const at = runOf.get(i);
     const run = await runOrdinary(
       e,
       cell,
@@ -448,8 +464,9 @@ export async function processExternals(e: Engine, externals: readonly Cell[]): P
       reject(run.error, run.exitCode);
       continue;
     }
+    inBlock.add(key);
     e.inMsgs.push({
-      key: keyOf(hash),
+      key,
       value: { kind: 'msg_import_ext', msg: cell, transaction: run.tx },
       extra: { feesCollected: 0n, valueImported: zeroCurrencies() },
     });
