@@ -24,10 +24,7 @@ function lockedError(dir: string, lockPath: string, pid: number | undefined): Db
   );
 }
 
-/**
- * PGlite itself does not stop two processes from opening one directory, which corrupts it. The lock
- * is a file beside the directory holding the owner's pid; a lock whose process is gone is taken over.
- */
+/** Takes the lock: a file beside the directory holding the owner's pid; a lock whose process is gone is taken over. */
 export async function lockDirectory(dir: string): Promise<() => Promise<void>> {
   const lockPath = `${dir}.lock`;
   if (openHere.has(dir)) throw lockedError(dir, lockPath, process.pid);

@@ -44,6 +44,7 @@ export async function createPgliteDriver(cfg: PgliteConfig): Promise<Driver> {
 
   const pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
   let nextId = 1;
+  let nextCopy = 1;
   /** Why the thread is gone, once it is: every call after that fails with it. */
   let gone: Error | undefined;
   let stopAlarm: () => void = () => {};
@@ -113,9 +114,9 @@ export async function createPgliteDriver(cfg: PgliteConfig): Promise<Driver> {
       await call({ op: 'exec', tx, script });
     },
     async copyIn(target, chunks) {
-      const copy = nextId; // the id call() gives the 'copy' message just below, which its chunks name
+      const copy = nextCopy++;
       let refused: unknown;
-      const done = call({ op: 'copy', tx, target }).catch((e) => {
+      const done = call({ op: 'copy', tx, target, copy }).catch((e) => {
         refused = e ?? new Error('COPY failed');
         throw refused;
       });

@@ -2,6 +2,7 @@
 // PGlite instance), and what does not survive a structured clone as is: errors keep only name and message there,
 // so their fields (SQLSTATE `code`, `detail`, `constraint` ...) travel as plain values, and a Buffer arrives as a
 // plain Uint8Array, so bytea values are made Buffers again.
+import { asBuffer } from '../common/thread-bytes.ts';
 import type { AlarmShared } from './pglite-timeout.ts';
 
 /** A transaction's number in the PGlite thread; 0 for statements outside any transaction. */
@@ -10,8 +11,8 @@ export type TxId = number;
 export type ToPglite =
   | { id: number; op: 'query'; tx: TxId; sql: string; params: readonly unknown[] }
   | { id: number; op: 'exec'; tx: TxId; script: string }
-  /** Starts a COPY fed by the 'chunk' messages that name it, up to its 'chunks-end'. */
-  | { id: number; op: 'copy'; tx: TxId; target: string }
+  /** Starts COPY number `copy`, fed by the 'chunk' messages that name it, up to its 'chunks-end'. */
+  | { id: number; op: 'copy'; tx: TxId; target: string; copy: number }
   | { id: number; op: 'chunk'; copy: number; chunk: Uint8Array }
   | { id: number; op: 'chunks-end'; copy: number; error?: WireError }
   | { id: number; op: 'begin' }
@@ -56,7 +57,7 @@ export function restoreBuffers(rows: Record<string, unknown>[]): void {
 }
 
 function restoreValue(v: unknown): unknown {
-  if (v instanceof Uint8Array) return Buffer.isBuffer(v) ? v : Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+  if (v instanceof Uint8Array) return Buffer.isBuffer(v) ? v : asBuffer(v);
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {
       const x = v[i];

@@ -3,6 +3,7 @@
 // never hold the process's event loop (issue 18: under load, v3's queries held the API's loop ~150 ms at a time).
 // Transactions stay open across messages: 'begin' opens one and leaves its callback waiting for 'end'.
 import { parentPort, workerData } from 'node:worker_threads';
+import { asBuffer } from '../common/thread-bytes.ts';
 import type { Driver, DriverSession } from './driver.ts';
 import { openPgliteDriver } from './pglite.ts';
 import { errorFromWire, errorToWire, type FromPglite, type ToPglite, type TxId } from './pglite-wire.ts';
@@ -129,17 +130,16 @@ async function run(msg: ToPglite): Promise<void> {
       return reply(msg.id);
     case 'copy': {
       const queue = chunkQueue();
-      copies.set(msg.id, queue);
+      copies.set(msg.copy, queue);
       try {
         await sessionOf(msg.tx).copyIn(msg.target, queue.chunks);
       } finally {
-        copies.delete(msg.id);
+        copies.delete(msg.copy);
       }
       return reply(msg.id);
     }
     case 'chunk': {
-      const chunk = Buffer.from(msg.chunk.buffer, msg.chunk.byteOffset, msg.chunk.byteLength);
-      copies.get(msg.copy)?.push(chunk);
+      copies.get(msg.copy)?.push(asBuffer(msg.chunk));
       return reply(msg.id);
     }
     case 'chunks-end':

@@ -1,9 +1,9 @@
 // PGlite: PostgreSQL in WASM, one connection, opened inside the PGlite thread (pglite-worker.ts; the rest of the
 // process reaches it through pglite-thread.ts). Every statement and transaction runs one at a time (PGlite queues
-// them itself). COPY reads a Blob at '/dev/blob'; the encoder's chunks are
-// grouped into Blobs of at most BLOB_BYTES, each one COPY statement, all inside one transaction so the
-// copy is atomic as a single COPY is on PostgreSQL. PostgreSQL's timeouts (statement_timeout, as v3's read() sets
-// with SET LOCAL) interrupt statements as on a server through pglite-timeout.ts; without it PGlite ignores them.
+// them itself). COPY reads a Blob at '/dev/blob'; the encoder's chunks are grouped into Blobs of at most
+// BLOB_BYTES, each one COPY statement, all inside one transaction so the copy is atomic as a single COPY is on
+// PostgreSQL. PostgreSQL's timeouts (statement_timeout, as v3's read() sets with SET LOCAL) interrupt statements as
+// on a server through pglite-timeout.ts; without it PGlite ignores them.
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { type Driver, type DriverResult, type DriverSession, rolledBackAtCommit } from './driver.ts';
 import { type AlarmShared, pgliteTimeouts } from './pglite-timeout.ts';

@@ -9,7 +9,7 @@
 // version lacks them, `directEmulator` returns null and the caller uses the public API.
 import { beginCell, type Cell, serializeTuple, type TupleItem } from '@ton/core';
 import type { Executor, ExecutorEmulationResult, ExecutorVerbosity } from '@ton/sandbox';
-import type { WireBlockId, WirePrevBlocks } from './wire.ts';
+import { asBuffer, type WireBlockId, type WirePrevBlocks } from './wire.ts';
 
 type EmulationResult = ExecutorEmulationResult['result'];
 
@@ -47,7 +47,7 @@ export interface DirectEmulator {
 }
 
 function blockIdTuple(id: WireBlockId): TupleItem {
-  const hex = (b: Uint8Array) => BigInt(`0x${Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex')}`);
+  const hex = (b: Uint8Array) => BigInt(`0x${asBuffer(b).toString('hex')}`);
   return {
     type: 'tuple',
     items: [
@@ -75,7 +75,7 @@ function prevBlocksBoc(p: WirePrevBlocks): string {
 /** Same block ids, same key: the root hashes name the blocks. */
 function prevBlocksKey(p: WirePrevBlocks): string {
   const ids = [...p.lastMcBlocks, p.prevKeyBlock, ...(p.lastMcBlocks100 ?? [])];
-  return `${p.lastMcBlocks.length}/${p.lastMcBlocks100?.length ?? -1}/${ids.map((id) => `${id.workchain}:${id.shard}:${id.seqno}:${Buffer.from(id.rootHash).toString('hex')}:${Buffer.from(id.fileHash).toString('hex')}`).join(',')}`;
+  return `${p.lastMcBlocks.length}/${p.lastMcBlocks100?.length ?? -1}/${ids.map((id) => `${id.workchain}:${id.shard}:${id.seqno}:${asBuffer(id.rootHash).toString('hex')}:${asBuffer(id.fileHash).toString('hex')}`).join(',')}`;
 }
 
 export function directEmulator(ex: Executor, verbosity: ExecutorVerbosity): DirectEmulator | null {
@@ -96,7 +96,7 @@ export function directEmulator(ex: Executor, verbosity: ExecutorVerbosity): Dire
     const p: Record<string, unknown> = {
       utime: r.now,
       lt: r.lt.toString(),
-      rand_seed: Buffer.from(r.randomSeed).toString('hex'),
+      rand_seed: asBuffer(r.randomSeed).toString('hex'),
       ignore_chksig: r.ignoreChksig,
       debug_enabled: false,
     };
@@ -112,8 +112,7 @@ export function directEmulator(ex: Executor, verbosity: ExecutorVerbosity): Dire
       JSON.stringify({ ...params(r), ...extra }),
     ]).result;
   return {
-    transaction: (r, message) =>
-      call(r, Buffer.from(message.buffer, message.byteOffset, message.byteLength).toString('base64'), {}),
+    transaction: (r, message) => call(r, asBuffer(message).toString('base64'), {}),
     tickTock: (r, which) => call(r, '', { is_tick_tock: true, is_tock: which === 'tock' }),
   };
 }

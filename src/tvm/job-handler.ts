@@ -56,11 +56,11 @@ function txResult(out: EmulationOutput): WireResult {
 export function createJobHandler(opts: { verbosity: ExecutorVerbosity }): JobHandler {
   let executor: Promise<Executor> | null = null;
   // Config stays a base64 string: the Executor keeps one emulator per config string and compares by value.
-  const configs = new BlobStore((boc) => Buffer.from(boc.buffer, boc.byteOffset, boc.byteLength).toString('base64'));
+  const configs = new BlobStore((boc) => asBuffer(boc).toString('base64'));
   // Libraries as a Cell (get-methods, through the public API) and as base64 (transactions, emulate-direct.ts).
   const libraries = new BlobStore((boc) => ({
     cell: cellOf(boc),
-    base64: Buffer.from(boc.buffer, boc.byteOffset, boc.byteLength).toString('base64'),
+    base64: asBuffer(boc).toString('base64'),
   }));
   /** The emulator entry point without the Executor's per-call rebuilding; null when this sandbox lacks it. */
   let direct: { for: Executor; run: DirectEmulator | null } | null = null;

@@ -319,8 +319,8 @@ describe('@ton/ton TonClient over our JSON-RPC', () => {
       expect(inMsg.createdLt).toBe(out.createdLt);
       const source = await client.tryLocateSourceTx(w.address, s.to, out.createdLt.toString());
       expect(source.hash()).toEqual(last.hash);
-      // A read at the head may lag it by up to LATEST_TTL_MS (the head is reused that long, as tonlib reuses the last
-      // block it synced): the credit shows within that.
+      // A read at the head may lag it by up to twice LATEST_TTL_MS (the head is reused that long, as tonlib reuses the
+      // last block it synced, and the answer is cached that long): the credit shows within that.
       const credited = (await f.lite.getAccountState(s.to, await head())).balance.coins;
       expect(credited).toBeGreaterThan(0n);
       await waitFor('the credit at our head', async () =>

@@ -88,7 +88,6 @@ export async function lookupAccount(
   const leaf = shardLeafOf(usage.root, base, workchain, prefix | 1n, false);
   const proof4 = buildMerkleProof(mcState, usage.visited);
   const shardProof = boc(proof3, proof4);
-  if (leaf) known.push({ top: leaf.top, shardProof });
   if (!leaf) {
     return {
       base,
@@ -101,6 +100,7 @@ export async function lookupAccount(
       mcBlock: base,
     };
   }
+  known.push({ top: leaf.top, shardProof });
   return finishLookup(ctx, base, leaf.top, shardProof, address, base);
 }
 

@@ -90,6 +90,6 @@ export function trackCellUsage(root: Cell): CellUsage {
   return {
     root: tracker.view(root),
     visited: tracker.visited,
-    originalOf: (v) => (v instanceof TrackedCell && v.original !== undefined ? v.original : undefined),
+    originalOf: (v) => (v instanceof TrackedCell ? v.original : undefined),
   };
 }
