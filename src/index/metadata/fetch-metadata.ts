@@ -45,10 +45,16 @@ export function rateLimiter(ratePerSecond: number): () => Promise<void> {
   const gap = 1000 / ratePerSecond;
   let next = 0;
   return async () => {
-    const now = performance.now();
+    let now = performance.now();
     const at = Math.max(now, next);
     next = at + gap;
-    if (at > now) await new Promise((r) => setTimeout(r, at - now));
+    // Timers count whole milliseconds and may fire a fraction early: wait until `at` has really passed.
+    while (now < at) {
+      await new Promise((r) => setTimeout(r, at - now));
+      now = performance.now();
+    }
+    // A timer that fired late released this start late: the next one keeps its distance from when it really was.
+    next = Math.max(next, now + gap);
   };
 }
 
