@@ -24,15 +24,16 @@ function lookupLeaf(root: Cell, key: Buffer): { account: Cell } | 'absent' | nul
   let cell = root;
   let bitPos = 0;
   const keyBits = 256;
+  // The key as one number, so a label (up to 256 bits: a leaf's is most of the key) is compared in one step.
+  const whole = BigInt(`0x${key.toString('hex')}`);
   for (;;) {
     if (isPruned(cell)) return null;
     const s = cell.beginParse(true);
     const m = keyBits - bitPos;
     const label = loadHmLabel(s, m);
-    for (let i = 0; i < label.len; i++) {
-      const want = (key[(bitPos + i) >> 3]! >> (7 - ((bitPos + i) & 7))) & 1;
-      const have = Number((label.bits >> BigInt(label.len - 1 - i)) & 1n);
-      if (want !== have) return 'absent';
+    if (label.len > 0) {
+      const rest = BigInt(m - label.len);
+      if (((whole >> rest) & ((1n << BigInt(label.len)) - 1n)) !== label.bits) return 'absent';
     }
     bitPos += label.len;
     if (bitPos === keyBits) {
