@@ -2,6 +2,7 @@
 // these bytes back as the same rows is test/db/database.test.ts.
 import { describe, expect, it } from 'vitest';
 import { encodeCopyField, encodeCopyRow, encodeCopyRows, pgComposite, pgJson, toPgText } from './copy.ts';
+import { CopyTextWriter } from './copy-writer.ts';
 
 async function collect(gen: AsyncGenerator<Buffer>): Promise<string[]> {
   const out: string[] = [];
@@ -117,5 +118,46 @@ describe('encodeCopyRow / encodeCopyRows', () => {
       code: 'TG_DB_ENCODE',
       message: expect.stringContaining('row 1: text contains a NUL'),
     });
+  });
+});
+
+describe('CopyTextWriter', () => {
+  const sample = (i: number): unknown[] => [
+    i,
+    -i - 0.5,
+    BigInt(i) * 10n ** 20n - 3n,
+    i % 2 === 0,
+    null,
+    undefined,
+    `plain ${i}`,
+    `tab\there ${i}\nnew\\line\r`,
+    `ünïcödé ${'\u{1F600}'.repeat(i % 4)} \ud800 lone`,
+    Buffer.from([i & 0xff, 0, 0xff]),
+    new Uint8Array([9, 8, 7, 6, 5]).subarray(1, 4),
+    [`a${i}`, null, 'q"uote\\'],
+    pgComposite(-1, 0x8000000000000000n, i),
+    { k: `v\t${i}`, n: BigInt(i) },
+    {},
+    pgJson([1, 'x']),
+    new Date(Date.UTC(2026, 0, 1 + (i % 28))),
+    '',
+  ];
+
+  it('writes exactly the bytes encodeCopyRow gives, growing past its first buffer', () => {
+    const rows = Array.from({ length: 300 }, (_, i) => sample(i));
+    const w = new CopyTextWriter(16);
+    for (const r of rows) w.row(r, r.length);
+    expect(w.rows).toBe(300);
+    expect(w.take().equals(Buffer.from(rows.map((r) => encodeCopyRow(r)).join(''), 'utf8'))).toBe(true);
+    expect(w.length).toBe(0);
+  });
+
+  it('names the refused row and keeps the rows before it whole', () => {
+    const w = new CopyTextWriter(16);
+    w.row(['ok', 1], 2);
+    expect(() => w.row(['fine', 'bad\u0000'], 2)).toThrow(/^row 1: text contains a NUL/);
+    expect(() => w.row([1], 2)).toThrow(/^row 1 has 1 values, expected 2/);
+    w.row(['next', 2], 2);
+    expect(w.take().toString()).toBe('ok\t1\nnext\t2\n');
   });
 });
