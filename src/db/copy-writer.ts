@@ -13,10 +13,12 @@ import { encodeCopyField } from './copy-field.ts';
 const SPECIAL = /[\\\n\r\t\u0000]/;
 
 const NULL_FIELD = 0x5c4e; // \N
+const TAB = 0x09;
+const NEWLINE = 0x0a;
 
 // Buffer's own per-encoding writers, which buf.write(s, at, encoding) reaches after checking its arguments and
-// looking the encoding up (a third of this writer's time on short fields). Not in Node's typings, but on
-// Buffer.prototype since Node's first releases (msgpackr and others call them); buf.write where they are missing.
+// looking the encoding up (a third of this writer's time on short fields). They are not in Node's typings but are
+// on Buffer.prototype in the Node versions we support; buf.write is used where they are missing.
 interface EncodingWriters {
   utf8Write?(s: string, at: number): number;
   latin1Write?(s: string, at: number): number;
@@ -30,8 +32,6 @@ const latin1Write: (b: Buffer, s: string, at: number) => number =
   typeof proto.latin1Write === 'function'
     ? (b, s, at) => (b as unknown as Required<EncodingWriters>).latin1Write(s, at)
     : (b, s, at) => b.write(s, at, 'latin1');
-const TAB = 0x09;
-const NEWLINE = 0x0a;
 
 export class CopyTextWriter {
   private out: Buffer;
