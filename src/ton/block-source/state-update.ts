@@ -3,49 +3,17 @@
 // Used by sources that have block files but no shard states (the devnet store's file layer without a
 // liteserver, BoC files). Hashes, balances and statuses are exact; code and data BoCs may be pruned, so
 // these states come back with `complete: false`.
-import { beginCell, type Cell, CellType } from '@ton/core';
+import { beginCell, type Cell } from '@ton/core';
 import { IndexError } from '../../common/index.ts';
 import type { Block } from '../block/index.ts';
-import { loadHmLabel } from '../dict/index.ts';
-import { loadDepthBalanceInfo } from '../state/index.ts';
+import { lookupHashmapInProof, PRUNED_PATH } from '../contract/index.ts';
+import { isPrunedCell, loadDepthBalanceInfo } from '../state/index.ts';
 import type { AccountStateAfter } from './types.ts';
 
 const SHARD_STATE_TAG = 0x9023afe2;
 
 /** account_none$0: the Account cell of an account that does not exist. */
 export const ACCOUNT_NONE = beginCell().storeBit(false).endCell();
-
-function isPruned(c: Cell): boolean {
-  return c.isExotic && c.type === CellType.PrunedBranch;
-}
-
-/** The ShardAccount leaf of `key` in a HashmapAug 256 root; 'absent' when the key is provably not there. */
-function lookupLeaf(root: Cell, key: Buffer): { account: Cell } | 'absent' | null {
-  let cell = root;
-  let bitPos = 0;
-  const keyBits = 256;
-  // The key as one number, so a label (up to 256 bits: a leaf's is most of the key) is compared in one step.
-  const whole = BigInt(`0x${key.toString('hex')}`);
-  for (;;) {
-    if (isPruned(cell)) return null;
-    const s = cell.beginParse(true);
-    const m = keyBits - bitPos;
-    const label = loadHmLabel(s, m);
-    if (label.len > 0) {
-      const rest = BigInt(m - label.len);
-      if (((whole >> rest) & ((1n << BigInt(label.len)) - 1n)) !== label.bits) return 'absent';
-    }
-    bitPos += label.len;
-    if (bitPos === keyBits) {
-      loadDepthBalanceInfo(s);
-      return { account: s.loadRef() };
-    }
-    const dir = (key[bitPos >> 3]! >> (7 - (bitPos & 7))) & 1;
-    cell = s.loadRef();
-    if (dir === 1) cell = s.loadRef();
-    bitPos += 1;
-  }
-}
 
 /**
  * The Account cell of `address` in a ShardStateUnsplit root (a full state, a proof or an update side), or
@@ -54,7 +22,7 @@ function lookupLeaf(root: Cell, key: Buffer): { account: Cell } | 'absent' | nul
  * A key the dictionary provably lacks is account_none (ACCOUNT_NONE).
  */
 export function accountInState(stateRoot: Cell, address: Buffer): Cell | null {
-  if (isPruned(stateRoot)) return null;
+  if (isPrunedCell(stateRoot)) return null;
   const s = stateRoot.beginParse(true);
   const tag = s.loadUint(32);
   if (tag !== SHARD_STATE_TAG) {
@@ -65,12 +33,16 @@ export function accountInState(stateRoot: Cell, address: Buffer): Cell | null {
   }
   // shard_state#9023afe2 … out_msg_queue_info:^OutMsgQueueInfo before_split:(## 1) accounts:^ShardAccounts …
   const accountsRef = stateRoot.refs[1];
-  if (!accountsRef || isPruned(accountsRef)) return null;
+  if (!accountsRef || isPrunedCell(accountsRef)) return null;
   const a = accountsRef.beginParse(true);
   if (!a.loadBit()) return ACCOUNT_NONE; // ahme_empty
-  const leaf = lookupLeaf(a.loadRef(), address);
-  if (leaf === 'absent') return ACCOUNT_NONE;
-  return leaf ? leaf.account : null;
+  // ShardAccounts is HashmapAugE 256 ShardAccount DepthBalanceInfo: at a leaf the extra, then the ShardAccount,
+  // whose first reference is the Account.
+  const leaf = lookupHashmapInProof(a.loadRef(), 256, BigInt(`0x${address.toString('hex')}`));
+  if (leaf === null) return ACCOUNT_NONE;
+  if (leaf === PRUNED_PATH) return null;
+  loadDepthBalanceInfo(leaf);
+  return leaf.loadRef();
 }
 
 /** States after `block` of the given accounts that its state update contains (the changed ones). */
@@ -96,7 +68,7 @@ export function statesFromNewState(
   const out: AccountStateAfter[] = [];
   for (const address of addresses) {
     const account = accountInState(newState, address);
-    if (account && !isPruned(account))
+    if (account && !isPrunedCell(account))
       out.push({ address, workchain, account, hash: account.hash(0), complete: account === ACCOUNT_NONE });
   }
   return out;

@@ -1,2 +1,2 @@
-export { lookupHashmap } from './hashmap-lookup.ts';
+export { lookupHashmap, lookupHashmapInProof, PRUNED_PATH } from './hashmap-lookup.ts';
 export { contractMethodIds, createContractMethodsCache, getMethodId } from './method-ids.ts';
