@@ -85,10 +85,15 @@ const ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r'
 
 const NEEDS_ESCAPE = /[\\\n\r\t]/;
 
+/** A character that keeps a string from going into COPY text as it is: one to escape, or NUL (toPgText refuses it). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what this looks for (PostgreSQL cannot store it).
+const ESCAPED_OR_REFUSED = /[\\\n\r\t\u0000]/;
+
 /** One field of a COPY text row: \N for NULL, otherwise the input text with \ \n \r \t escaped. */
 export function encodeCopyField(v: unknown): string {
   if (v === null || v === undefined) return '\\N';
-  // Numbers, bigints and booleans never need escaping (the common case, kept off the regex path).
+  // Plain strings, numbers, bigints and booleans (nearly every field) skip toPgText and the escaping.
+  if (typeof v === 'string' && !ESCAPED_OR_REFUSED.test(v)) return v;
   if (typeof v === 'bigint') return v.toString();
   if (typeof v === 'boolean') return v ? 't' : 'f';
   if (typeof v === 'number' && Number.isFinite(v)) return String(v);

@@ -54,7 +54,7 @@ export async function* encodeCopyRows(
   opts: EncodeOptions = {},
 ): AsyncGenerator<Buffer> {
   const limit = opts.chunkBytes ?? 1 << 20;
-  const w = new CopyTextWriter(Math.min(limit, 1 << 20) + 1024);
+  const w = new CopyTextWriter();
   for await (const row of rows) {
     w.row(row, width);
     if (w.length >= limit) yield w.take();
