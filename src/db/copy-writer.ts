@@ -1,4 +1,4 @@
-// COPY text written straight into one growing Buffer: the bytes encodeCopyRow's lines would give, without a string
+// COPY text written straight into one growing Buffer: one line per row, tab-separated fields, without a string
 // per line, a joined string of the whole table and its UTF-8 copy. Decode threads encode every row of a block this
 // way (encoding was a sixth of a decode thread's time, most of it building, joining and copying strings).
 // Each field is encodeCopyField's text, so the rules and the errors are that function's.

@@ -1,7 +1,7 @@
 // The COPY text encoder on its own: the exact bytes for each kind of value. That both back ends read
 // these bytes back as the same rows is test/db/database.test.ts.
 import { describe, expect, it } from 'vitest';
-import { encodeCopyField, encodeCopyRow, encodeCopyRows, pgComposite, pgJson, toPgText } from './copy.ts';
+import { encodeCopyField, encodeCopyRows, encodeCopyText, pgComposite, pgJson, toPgText } from './copy.ts';
 import { CopyTextWriter } from './copy-writer.ts';
 
 async function collect(gen: AsyncGenerator<Buffer>): Promise<string[]> {
@@ -86,9 +86,9 @@ describe('encodeCopyField', () => {
   });
 });
 
-describe('encodeCopyRow / encodeCopyRows', () => {
+describe('encodeCopyText / encodeCopyRows', () => {
   it('joins fields with tabs and ends each row with a newline', () => {
-    expect(encodeCopyRow(['a', null, 1n, true])).toBe('a\t\\N\t1\tt\n');
+    expect(encodeCopyText([['a', null, 1n, true]], 4).text.toString()).toBe('a\t\\N\t1\tt\n');
   });
 
   it('yields chunks that end on row boundaries and counts the rows', async () => {
@@ -143,12 +143,13 @@ describe('CopyTextWriter', () => {
     '',
   ];
 
-  it('writes exactly the bytes encodeCopyRow gives, growing past its first buffer', () => {
+  it("writes each row as encodeCopyField's fields joined by tabs, growing past its first buffer", () => {
     const rows = Array.from({ length: 300 }, (_, i) => sample(i));
     const w = new CopyTextWriter(16);
     for (const r of rows) w.row(r, r.length);
     expect(w.rows).toBe(300);
-    expect(w.take().equals(Buffer.from(rows.map((r) => encodeCopyRow(r)).join(''), 'utf8'))).toBe(true);
+    const lines = rows.map((r) => `${r.map(encodeCopyField).join('\t')}\n`);
+    expect(w.take().equals(Buffer.from(lines.join(''), 'utf8'))).toBe(true);
     expect(w.length).toBe(0);
   });
 

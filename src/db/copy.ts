@@ -2,9 +2,7 @@
 // pg-copy-streams (`COPY … FROM STDIN`), PGlite as a Blob (`COPY … FROM '/dev/blob'`).
 //
 // COPY text format (PostgreSQL docs, "COPY", File Formats → Text Format): one line per row, columns
-// separated by a tab, each value as copy-field.ts writes it. Whole tables are written by copy-writer.ts
-// into one buffer; encodeCopyRow gives a single line as a string.
-import { encodeCopyField } from './copy-field.ts';
+// separated by a tab, each value as copy-field.ts writes it, written by copy-writer.ts into one buffer.
 import { CopyTextWriter } from './copy-writer.ts';
 
 export { encodeCopyField, PgComposite, PgJson, pgComposite, pgJson, toPgText } from './copy-field.ts';
@@ -25,16 +23,6 @@ export class EncodedCopy {
   ) {
     this.decoded = decoded ?? count;
   }
-}
-
-/** One COPY text line, with its trailing newline. */
-export function encodeCopyRow(row: readonly unknown[]): string {
-  let line = '';
-  for (let i = 0; i < row.length; i++) {
-    if (i > 0) line += '\t';
-    line += encodeCopyField(row[i]);
-  }
-  return `${line}\n`;
 }
 
 export interface EncodeOptions {
